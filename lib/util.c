@@ -1,0 +1,632 @@
+/*
+ * util.c - arena, strbuf, diagnostics, hashing and file I/O shared by all
+ * of libkfit.  See include/kfit/util.h for the contracts.
+ */
+#define _GNU_SOURCE
+#include "kfit/util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <lzma.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+void *kf_xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p)
+		abort();
+	return p;
+}
+
+void *kf_xcalloc(size_t n, size_t sz)
+{
+	void *p = calloc(n ? n : 1, sz ? sz : 1);
+	if (!p)
+		abort();
+	return p;
+}
+
+void *kf_xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		abort();
+	return p;
+}
+
+char *kf_xstrdup(const char *s)
+{
+	return kf_xstrndup(s, strlen(s));
+}
+
+char *kf_xstrndup(const char *s, size_t n)
+{
+	char *p = kf_xmalloc(n + 1);
+	memcpy(p, s, n);
+	p[n] = 0;
+	return p;
+}
+
+char *kf_xasprintf(const char *fmt, ...)
+{
+	kf_strbuf sb = KF_STRBUF_INIT;
+	va_list ap;
+	va_start(ap, fmt);
+	kf_strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	if (!sb.buf)
+		return kf_xstrdup("");
+	return kf_strbuf_detach(&sb);
+}
+
+/* ---------------- arena ---------------- */
+
+struct kf_arena_block {
+	struct kf_arena_block *next; /* older block */
+	size_t size;                 /* usable bytes in data */
+	size_t used;                 /* bytes handed out */
+	max_align_t data[];          /* the memory */
+};
+
+struct kf_arena {
+	struct kf_arena_block *head; /* newest block, allocation happens here */
+	size_t total;                /* bytes handed out over all blocks */
+};
+
+kf_arena *kf_arena_new(void)
+{
+	return kf_xcalloc(1, sizeof(kf_arena));
+}
+
+void kf_arena_free(kf_arena *a)
+{
+	if (!a)
+		return;
+	struct kf_arena_block *b = a->head;
+	while (b) {
+		struct kf_arena_block *n = b->next;
+		free(b);
+		b = n;
+	}
+	free(a);
+}
+
+void *kf_arena_alloc(kf_arena *a, size_t n)
+{
+	n = (n + 15) & ~(size_t)15;
+	struct kf_arena_block *b = a->head;
+	if (!b || b->size - b->used < n) {
+		size_t sz = 256 * 1024;
+		if (n > sz / 4) {
+			/* big allocation: own block, behind the current head */
+			struct kf_arena_block *big =
+				kf_xmalloc(sizeof(*big) + n);
+			big->size = big->used = n;
+			if (b) {
+				big->next = b->next;
+				b->next = big;
+			} else {
+				big->next = NULL;
+				a->head = big;
+			}
+			a->total += n;
+			memset(big->data, 0, n);
+			return big->data;
+		}
+		b = kf_xmalloc(sizeof(*b) + sz);
+		b->size = sz;
+		b->used = 0;
+		b->next = a->head;
+		a->head = b;
+	}
+	void *p = (char *)b->data + b->used;
+	b->used += n;
+	a->total += n;
+	memset(p, 0, n);
+	return p;
+}
+
+char *kf_arena_strndup(kf_arena *a, const char *s, size_t n)
+{
+	char *p = kf_arena_alloc(a, n + 1);
+	memcpy(p, s, n);
+	p[n] = 0;
+	return p;
+}
+
+char *kf_arena_strdup(kf_arena *a, const char *s)
+{
+	return kf_arena_strndup(a, s, strlen(s));
+}
+
+char *kf_arena_printf(kf_arena *a, const char *fmt, ...)
+{
+	kf_strbuf sb = KF_STRBUF_INIT;
+	va_list ap;
+	va_start(ap, fmt);
+	kf_strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	char *r = kf_arena_strndup(a, kf_strbuf_str(&sb), sb.len);
+	kf_strbuf_release(&sb);
+	return r;
+}
+
+size_t kf_arena_used(const kf_arena *a)
+{
+	return a->total;
+}
+
+/* ---------------- strbuf ---------------- */
+
+void kf_strbuf_grow(kf_strbuf *sb, size_t extra)
+{
+	size_t need = sb->len + extra + 1;
+	if (need <= sb->alloc)
+		return;
+	size_t na = sb->alloc ? sb->alloc : 64;
+	while (na < need)
+		na *= 2;
+	sb->buf = kf_xrealloc(sb->buf, na);
+	sb->alloc = na;
+}
+
+void kf_strbuf_add(kf_strbuf *sb, const void *data, size_t n)
+{
+	kf_strbuf_grow(sb, n);
+	if (n)
+		memcpy(sb->buf + sb->len, data, n);
+	sb->len += n;
+	sb->buf[sb->len] = 0;
+}
+
+void kf_strbuf_addstr(kf_strbuf *sb, const char *s)
+{
+	kf_strbuf_add(sb, s, strlen(s));
+}
+
+void kf_strbuf_addch(kf_strbuf *sb, int c)
+{
+	kf_strbuf_grow(sb, 1);
+	sb->buf[sb->len++] = (char)c;
+	sb->buf[sb->len] = 0;
+}
+
+void kf_strbuf_vaddf(kf_strbuf *sb, const char *fmt, va_list ap)
+{
+	va_list cp;
+	va_copy(cp, ap);
+	int n = vsnprintf(NULL, 0, fmt, cp);
+	va_end(cp);
+	if (n < 0)
+		return;
+	kf_strbuf_grow(sb, (size_t)n);
+	vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
+	sb->len += (size_t)n;
+}
+
+void kf_strbuf_addf(kf_strbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	kf_strbuf_vaddf(sb, fmt, ap);
+	va_end(ap);
+}
+
+void kf_strbuf_reset(kf_strbuf *sb)
+{
+	sb->len = 0;
+	if (sb->buf)
+		sb->buf[0] = 0;
+}
+
+void kf_strbuf_release(kf_strbuf *sb)
+{
+	free(sb->buf);
+	sb->buf = NULL;
+	sb->len = sb->alloc = 0;
+}
+
+char *kf_strbuf_detach(kf_strbuf *sb)
+{
+	char *r = sb->buf ? sb->buf : kf_xstrdup("");
+	sb->buf = NULL;
+	sb->len = sb->alloc = 0;
+	return r;
+}
+
+const char *kf_strbuf_str(const kf_strbuf *sb)
+{
+	return sb->buf ? sb->buf : "";
+}
+
+/* ---------------- diagnostics ---------------- */
+
+void kf_diag_vadd(kf_diags *d, kf_severity sev, const char *file, int line,
+		  int col, const char *fmt, va_list ap)
+{
+	if (!d)
+		return;
+	KF_GROW(d->v, d->n + 1, d->alloc);
+	kf_diag *dg = &d->v[d->n++];
+	kf_strbuf sb = KF_STRBUF_INIT;
+	kf_strbuf_vaddf(&sb, fmt, ap);
+	dg->sev = sev;
+	dg->file = file ? kf_xstrdup(file) : NULL;
+	dg->line = line;
+	dg->col = col;
+	dg->msg = kf_strbuf_detach(&sb);
+	dg->raw = NULL;
+	if (sev == KF_ERROR)
+		d->nerr++;
+}
+
+void kf_diag_add(kf_diags *d, kf_severity sev, const char *file, int line,
+		 int col, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	kf_diag_vadd(d, sev, file, line, col, fmt, ap);
+	va_end(ap);
+}
+
+void kf_diag_raw(kf_diags *d, kf_severity sev, const char *fmt, ...)
+{
+	if (!d)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	kf_diag_vadd(d, sev, NULL, 0, 0, fmt, ap);
+	va_end(ap);
+	kf_diag *dg = &d->v[d->n - 1];
+	dg->raw = dg->msg;
+	dg->msg = kf_xstrdup(dg->raw);
+}
+
+void kf_diags_release(kf_diags *d)
+{
+	for (size_t i = 0; i < d->n; i++) {
+		free(d->v[i].file);
+		free(d->v[i].msg);
+		free(d->v[i].raw);
+	}
+	free(d->v);
+	d->v = NULL;
+	d->n = d->alloc = d->nerr = 0;
+}
+
+void kf_diag_format(const kf_diag *dg, kf_strbuf *out)
+{
+	if (dg->raw) {
+		kf_strbuf_addstr(out, dg->raw);
+		return;
+	}
+	if (dg->file) {
+		kf_strbuf_addstr(out, dg->file);
+		if (dg->line > 0) {
+			kf_strbuf_addf(out, ":%d", dg->line);
+			if (dg->col > 0)
+				kf_strbuf_addf(out, ":%d", dg->col);
+		}
+		kf_strbuf_addstr(out, ": ");
+	}
+	if (dg->sev == KF_ERROR)
+		kf_strbuf_addstr(out, "error: ");
+	else if (dg->sev == KF_WARNING)
+		kf_strbuf_addstr(out, "warning: ");
+	else
+		kf_strbuf_addstr(out, "note: ");
+	kf_strbuf_addstr(out, dg->msg);
+}
+
+/* ---------------- hashing (FNV-1a) ---------------- */
+
+uint32_t kf_hash_mem(const void *p, size_t n)
+{
+	const unsigned char *s = p;
+	uint32_t h = 2166136261u;
+	for (size_t i = 0; i < n; i++) {
+		h ^= s[i];
+		h *= 16777619u;
+	}
+	return h;
+}
+
+uint32_t kf_hash_str(const char *s)
+{
+	uint32_t h = 2166136261u;
+	for (; *s; s++) {
+		h ^= (unsigned char)*s;
+		h *= 16777619u;
+	}
+	return h;
+}
+
+/* ---------------- files ---------------- */
+
+static int inflate_gz(const unsigned char *in, size_t n, kf_strbuf *out,
+		      const char *path, kf_diags *d)
+{
+	z_stream zs;
+	memset(&zs, 0, sizeof(zs));
+	if (inflateInit2(&zs, 15 + 32) != Z_OK) {
+		kf_diag_add(d, KF_ERROR, path, 0, 0, "cannot start gzip decoder");
+		return -1;
+	}
+	zs.next_in = (unsigned char *)in;
+	zs.avail_in = (uInt)n;
+	int rc;
+	do {
+		kf_strbuf_grow(out, 65536);
+		zs.next_out = (unsigned char *)out->buf + out->len;
+		zs.avail_out = (uInt)(out->alloc - out->len - 1);
+		size_t before = zs.avail_out;
+		rc = inflate(&zs, Z_NO_FLUSH);
+		out->len += before - zs.avail_out;
+		out->buf[out->len] = 0;
+		if (rc == Z_STREAM_END && zs.avail_in > 0) {
+			/* concatenated gzip members */
+			inflateReset(&zs);
+			rc = Z_OK;
+		}
+	} while (rc == Z_OK);
+	inflateEnd(&zs);
+	if (rc != Z_STREAM_END) {
+		kf_diag_add(d, KF_ERROR, path, 0, 0,
+			    "corrupt or truncated gzip data");
+		return -1;
+	}
+	return 0;
+}
+
+static int inflate_xz(const unsigned char *in, size_t n, kf_strbuf *out,
+		      const char *path, kf_diags *d)
+{
+	lzma_stream ls = LZMA_STREAM_INIT;
+	if (lzma_stream_decoder(&ls, UINT64_MAX, LZMA_CONCATENATED) != LZMA_OK) {
+		kf_diag_add(d, KF_ERROR, path, 0, 0, "cannot start xz decoder");
+		return -1;
+	}
+	ls.next_in = in;
+	ls.avail_in = n;
+	lzma_ret rc;
+	do {
+		kf_strbuf_grow(out, 65536);
+		ls.next_out = (uint8_t *)out->buf + out->len;
+		ls.avail_out = out->alloc - out->len - 1;
+		size_t before = ls.avail_out;
+		rc = lzma_code(&ls, ls.avail_in ? LZMA_RUN : LZMA_FINISH);
+		out->len += before - ls.avail_out;
+		out->buf[out->len] = 0;
+	} while (rc == LZMA_OK);
+	lzma_end(&ls);
+	if (rc != LZMA_STREAM_END) {
+		kf_diag_add(d, KF_ERROR, path, 0, 0,
+			    "corrupt or truncated xz data");
+		return -1;
+	}
+	return 0;
+}
+
+int kf_read_file(const char *path, kf_strbuf *out, kf_diags *d)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		kf_diag_add(d, KF_ERROR, path, 0, 0, "cannot open: %s",
+			    strerror(errno));
+		return -1;
+	}
+	struct stat st;
+	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+		close(fd);
+		kf_diag_add(d, KF_ERROR, path, 0, 0,
+			    "is a directory, not a file");
+		return -1;
+	}
+	kf_strbuf raw = KF_STRBUF_INIT;
+	kf_strbuf_grow(&raw, 65536);
+	for (;;) {
+		kf_strbuf_grow(&raw, 65536);
+		ssize_t r = read(fd, raw.buf + raw.len, raw.alloc - raw.len - 1);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			kf_diag_add(d, KF_ERROR, path, 0, 0, "cannot read: %s",
+				    strerror(errno));
+			close(fd);
+			kf_strbuf_release(&raw);
+			return -1;
+		}
+		if (r == 0)
+			break;
+		raw.len += (size_t)r;
+	}
+	raw.buf[raw.len] = 0;
+	close(fd);
+
+	const unsigned char *u = (const unsigned char *)raw.buf;
+	int rc = 0;
+	if (raw.len >= 2 && u[0] == 0x1f && u[1] == 0x8b) {
+		rc = inflate_gz(u, raw.len, out, path, d);
+		kf_strbuf_release(&raw);
+	} else if (raw.len >= 6 && memcmp(u, "\xfd" "7zXZ\0", 6) == 0) {
+		rc = inflate_xz(u, raw.len, out, path, d);
+		kf_strbuf_release(&raw);
+	} else if (!out->buf) {
+		*out = raw;
+	} else {
+		kf_strbuf_add(out, raw.buf, raw.len);
+		kf_strbuf_release(&raw);
+	}
+	if (!out->buf)
+		kf_strbuf_grow(out, 0);
+	return rc;
+}
+
+static int write_all(int fd, const void *data, size_t len)
+{
+	const char *p = data;
+	while (len) {
+		ssize_t w = write(fd, p, len);
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		p += w;
+		len -= (size_t)w;
+	}
+	return 0;
+}
+
+int kf_write_file_atomic(const char *path, const void *data, size_t len,
+			 bool keep_old, kf_diags *d)
+{
+	struct stat st;
+	int have = stat(path, &st) == 0;
+	if (have && !S_ISREG(st.st_mode)) {
+		if (S_ISDIR(st.st_mode)) {
+			kf_diag_add(d, KF_ERROR, path, 0, 0,
+				    "is a directory, cannot write a file there");
+			return -1;
+		}
+		int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+		if (fd < 0 || write_all(fd, data, len) < 0) {
+			kf_diag_add(d, KF_ERROR, path, 0, 0, "cannot write: %s",
+				    strerror(errno));
+			if (fd >= 0)
+				close(fd);
+			return -1;
+		}
+		if (close(fd) < 0) {
+			kf_diag_add(d, KF_ERROR, path, 0, 0, "cannot write: %s",
+				    strerror(errno));
+			return -1;
+		}
+		return 0;
+	}
+
+	char *dup = kf_xstrdup(path);
+	char *dir = dirname(dup);
+	char *tmpl = kf_xasprintf("%s/.%s.XXXXXX", dir,
+				  strrchr(path, '/') ? strrchr(path, '/') + 1
+						     : path);
+	free(dup);
+	int fd = mkstemp(tmpl);
+	if (fd < 0) {
+		kf_diag_add(d, KF_ERROR, path, 0, 0,
+			    "cannot create a temporary file beside it: %s",
+			    strerror(errno));
+		free(tmpl);
+		return -1;
+	}
+	if (write_all(fd, data, len) < 0 || fsync(fd) < 0) {
+		int e = errno;
+		close(fd);
+		unlink(tmpl);
+		kf_diag_add(d, KF_ERROR, path, 0, 0, "cannot write: %s",
+			    strerror(e));
+		free(tmpl);
+		return -1;
+	}
+	/* keep the mode of the file being replaced, else 0644 & ~umask */
+	mode_t mode;
+	if (have) {
+		mode = st.st_mode & 07777;
+	} else {
+		mode_t um = umask(0);
+		umask(um);
+		mode = 0666 & ~um;
+	}
+	fchmod(fd, mode);
+	if (close(fd) < 0) {
+		int e = errno;
+		unlink(tmpl);
+		kf_diag_add(d, KF_ERROR, path, 0, 0, "cannot write: %s",
+			    strerror(e));
+		free(tmpl);
+		return -1;
+	}
+	if (have && keep_old) {
+		char *old = kf_xasprintf("%s.old", path);
+		/* a hard link keeps path valid until the rename below */
+		unlink(old);
+		if (link(path, old) < 0) {
+			/* file systems without hard links: copy-free rename
+			 * would leave a gap, so fall back to renaming last */
+			rename(path, old);
+		}
+		free(old);
+	}
+	if (rename(tmpl, path) < 0) {
+		int e = errno;
+		unlink(tmpl);
+		kf_diag_add(d, KF_ERROR, path, 0, 0, "cannot rename into place: %s",
+			    strerror(e));
+		free(tmpl);
+		return -1;
+	}
+	free(tmpl);
+	return 0;
+}
+
+bool kf_is_dir(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+bool kf_exists(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0;
+}
+
+int kf_mkdir_p(const char *path, unsigned mode)
+{
+	char *p = kf_xstrdup(path);
+	for (char *s = p + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = 0;
+		if (mkdir(p, mode) < 0 && errno != EEXIST) {
+			free(p);
+			return -1;
+		}
+		*s = '/';
+	}
+	int rc = mkdir(p, mode);
+	free(p);
+	if (rc < 0 && errno != EEXIST)
+		return -1;
+	return 0;
+}
+
+char *kf_cache_dir(kf_diags *d)
+{
+	const char *e = getenv("KFIT_CACHE_DIR");
+	char *dir;
+	if (e && *e) {
+		dir = kf_xstrdup(e);
+	} else if ((e = getenv("XDG_CACHE_HOME")) && *e == '/') {
+		dir = kf_xasprintf("%s/kfit", e);
+	} else if ((e = getenv("HOME")) && *e) {
+		dir = kf_xasprintf("%s/.cache/kfit", e);
+	} else {
+		kf_diag_add(d, KF_ERROR, NULL, 0, 0,
+			    "no cache directory: set HOME, XDG_CACHE_HOME or KFIT_CACHE_DIR");
+		return NULL;
+	}
+	if (kf_mkdir_p(dir, 0755) < 0) {
+		kf_diag_add(d, KF_ERROR, dir, 0, 0, "cannot create cache directory: %s",
+			    strerror(errno));
+		free(dir);
+		return NULL;
+	}
+	return dir;
+}

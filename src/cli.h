@@ -1,0 +1,36 @@
+/*
+ * cli.h - what the command-line front end's files share: the subcommand
+ * table entry, diagnostic printing and exit codes.  Only src/ prints.
+ */
+#ifndef KFIT_CLI_H
+#define KFIT_CLI_H
+
+#include "kfit/util.h"
+
+/* Exit codes, documented in docs/kfit.1 and README. */
+enum {
+	KF_EXIT_OK = 0,    /* success, requirements met, no differences */
+	KF_EXIT_UNMET = 1, /* unmet requirements, differences found */
+	KF_EXIT_BAD = 2,   /* bad usage or bad input */
+};
+
+typedef struct kf_cmd {
+	const char *name;    /* subcommand word */
+	int (*fn)(int argc, char **argv); /* argv[0] is the subcommand */
+	const char *summary; /* one line for `kfit --help` */
+	const char *usage;   /* full help text, the one source of truth */
+} kf_cmd;
+
+/* Print every diagnostic in d to stderr, in order. */
+void cli_print_diags(const kf_diags *d);
+/* Print "kfit: error: msg" to stderr. */
+void cli_error(const char *fmt, ...) KF_PRINTF(1, 2);
+/* Print a command's usage to stdout (for --help) or stderr. */
+void cli_usage(const kf_cmd *c, int to_stderr);
+/* The table entry for a subcommand name, or NULL. */
+const kf_cmd *cli_find(const char *name);
+
+int cmd_kconfig(int argc, char **argv);
+extern const char cmd_kconfig_usage[];
+
+#endif
