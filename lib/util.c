@@ -2,7 +2,9 @@
  * util.c - arena, strbuf, diagnostics, hashing and file I/O shared by all
  * of libkfit.  See include/kfit/util.h for the contracts.
  */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include "kfit/util.h"
 
 #include <errno.h>

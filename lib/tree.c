@@ -1,0 +1,553 @@
+/*
+ * tree.c - resolve the kernel tree a command works on and extract Debian's
+ * linux-source tarballs into the cache, once, safely when several kfit
+ * processes race.  See include/kfit/tree.h for the order and the layout;
+ * scripts/kernel-tree.sh implements the same layout in shell.
+ */
+#include "kfit/tree.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static const char no_tree_msg[] =
+	"no kernel tree: give -k DIR, run inside a kernel tree, set KFIT_KERNEL, "
+	"or install one with 'apt-get install linux-source-6.12'";
+
+/* Tarball suffixes, longest first, with the tar flag for each. */
+static const struct tar_kind {
+	const char *suffix; /* end of the file name */
+	const char *flag;   /* tar's decompression flag, or NULL */
+} tar_kinds[] = {
+	{".tar.xz", "-J"},
+	{".tar.gz", "-z"},
+	{".tgz", "-z"},
+	{".tar.bz2", "-j"},
+	{".tar", NULL},
+};
+
+static const struct tar_kind *tar_kind_of(const char *path)
+{
+	size_t n = strlen(path);
+	for (size_t i = 0; i < sizeof(tar_kinds) / sizeof(tar_kinds[0]); i++) {
+		size_t m = strlen(tar_kinds[i].suffix);
+		if (n > m && !strcmp(path + n - m, tar_kinds[i].suffix))
+			return &tar_kinds[i];
+	}
+	return NULL;
+}
+
+bool kf_tree_is_tarball_name(const char *path)
+{
+	return tar_kind_of(path) != NULL;
+}
+
+static bool is_reg(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+bool kf_tree_is_kernel(const char *dir)
+{
+	char *k = kf_xasprintf("%s/Kconfig", dir);
+	char *m = kf_xasprintf("%s/Makefile", dir);
+	char *s = kf_xasprintf("%s/scripts/kconfig", dir);
+	bool r = is_reg(k) && is_reg(m) && kf_is_dir(s);
+	free(k);
+	free(m);
+	free(s);
+	return r;
+}
+
+/* ---------------- versions ---------------- */
+
+int kf_version_cmp(const char *a, const char *b)
+{
+	while (*a || *b) {
+		if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
+			/* compare digit runs as numbers of any length */
+			while (*a == '0' && isdigit((unsigned char)a[1]))
+				a++;
+			while (*b == '0' && isdigit((unsigned char)b[1]))
+				b++;
+			size_t na = 0, nb = 0;
+			while (isdigit((unsigned char)a[na]))
+				na++;
+			while (isdigit((unsigned char)b[nb]))
+				nb++;
+			if (na != nb)
+				return na < nb ? -1 : 1;
+			int c = strncmp(a, b, na);
+			if (c)
+				return c < 0 ? -1 : 1;
+			a += na;
+			b += nb;
+			continue;
+		}
+		/* "6.1" < "6.1.5": the shorter one is older */
+		if (!*a)
+			return -1;
+		if (!*b)
+			return 1;
+		if (*a != *b)
+			return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
+		a++;
+		b++;
+	}
+	return 0;
+}
+
+/* Rank of a suffix when one version ships several: lower is preferred. */
+static size_t tar_kind_rank(const char *path)
+{
+	const struct tar_kind *k = tar_kind_of(path);
+	return k ? (size_t)(k - tar_kinds) : (size_t)-1;
+}
+
+char *kf_tree_newest_tarball(const char *dir)
+{
+	static const char prefix[] = "linux-source-";
+	DIR *dh = opendir(dir);
+	if (!dh)
+		return NULL;
+	char *best = NULL;     /* file name of the newest so far */
+	char *best_ver = NULL; /* its version text */
+	struct dirent *de;
+	while ((de = readdir(dh))) {
+		const char *n = de->d_name;
+		const struct tar_kind *k = tar_kind_of(n);
+		if (!k || strncmp(n, prefix, sizeof(prefix) - 1))
+			continue;
+		size_t vlen = strlen(n) - (sizeof(prefix) - 1) - strlen(k->suffix);
+		if (vlen == 0 || !isdigit((unsigned char)n[sizeof(prefix) - 1]))
+			continue;
+		char *path = kf_xasprintf("%s/%s", dir, n);
+		bool reg = is_reg(path);
+		free(path);
+		if (!reg)
+			continue;
+		char *ver = kf_xstrndup(n + sizeof(prefix) - 1, vlen);
+		int c = best ? kf_version_cmp(ver, best_ver) : 1;
+		if (c > 0 || (c == 0 && tar_kind_rank(n) < tar_kind_rank(best))) {
+			free(best);
+			free(best_ver);
+			best = kf_xstrdup(n);
+			best_ver = ver;
+		} else {
+			free(ver);
+		}
+	}
+	closedir(dh);
+	free(best_ver);
+	if (!best)
+		return NULL;
+	char *r = kf_xasprintf("%s/%s", dir, best);
+	free(best);
+	return r;
+}
+
+/* ---------------- extraction ---------------- */
+
+static int rm_entry(const char *path, const struct stat *st, int flag,
+		    struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	if (flag == FTW_DP)
+		return rmdir(path) < 0 && errno != ENOENT ? -1 : 0;
+	return unlink(path) < 0 && errno != ENOENT ? -1 : 0;
+}
+
+/* rm -rf path; 0 or -1 (errno set).  A missing path is fine. */
+static int remove_tree(const char *path)
+{
+	struct stat st;
+	if (lstat(path, &st) < 0)
+		return errno == ENOENT ? 0 : -1;
+	if (!S_ISDIR(st.st_mode))
+		return unlink(path);
+	/* extracted trees may hold read-only directories */
+	return nftw(path, rm_entry, 32, FTW_DEPTH | FTW_PHYS);
+}
+
+/*
+ * Run tar to extract tarball into dir.  tar's stderr is collected and
+ * returned in d on failure; nothing reaches the terminal.
+ */
+static int run_tar(const char *tarball, const char *flag, const char *dir,
+		   kf_diags *d)
+{
+	int pfd[2];
+	if (pipe2(pfd, O_CLOEXEC) < 0) {
+		kf_diag_add(d, KF_ERROR, tarball, 0, 0, "cannot create a pipe: %s",
+			    strerror(errno));
+		return -1;
+	}
+	const char *argv[9];
+	size_t n = 0;
+	argv[n++] = "tar";
+	argv[n++] = "-x";
+	if (flag)
+		argv[n++] = flag;
+	argv[n++] = "--no-same-owner";
+	argv[n++] = "-f";
+	argv[n++] = tarball;
+	argv[n++] = "-C";
+	argv[n++] = dir;
+	argv[n] = NULL;
+
+	pid_t pid = fork();
+	if (pid < 0) {
+		kf_diag_add(d, KF_ERROR, tarball, 0, 0, "cannot fork: %s",
+			    strerror(errno));
+		close(pfd[0]);
+		close(pfd[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		int nul = open("/dev/null", O_RDWR);
+		if (nul >= 0) {
+			dup2(nul, 0);
+			dup2(nul, 1);
+		}
+		dup2(pfd[1], 2);
+		execvp("tar", (char *const *)argv);
+		dprintf(2, "cannot run tar: %s\n", strerror(errno));
+		_exit(127);
+	}
+	close(pfd[1]);
+	kf_strbuf err = KF_STRBUF_INIT;
+	char buf[4096];
+	for (;;) {
+		ssize_t r = read(pfd[0], buf, sizeof(buf));
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		if (err.len < 16384)
+			kf_strbuf_add(&err, buf, (size_t)r);
+	}
+	close(pfd[0]);
+	int status;
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR) {
+			status = -1;
+			break;
+		}
+	}
+	int rc = 0;
+	if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		/* first line of tar's complaint says enough */
+		const char *e = kf_strbuf_str(&err);
+		size_t len = strcspn(e, "\n");
+		if (WIFSIGNALED(status))
+			kf_diag_add(d, KF_ERROR, tarball, 0, 0,
+				    "tar killed by signal %d while extracting",
+				    WTERMSIG(status));
+		else
+			kf_diag_add(d, KF_ERROR, tarball, 0, 0,
+				    "cannot extract (tar exit %d)%s%.*s",
+				    WIFEXITED(status) ? WEXITSTATUS(status) : -1,
+				    len ? ": " : "", (int)len, e);
+		rc = -1;
+	}
+	kf_strbuf_release(&err);
+	return rc;
+}
+
+/* The archive's single top directory inside dir, else dir itself. */
+static char *tree_inside(const char *dir)
+{
+	DIR *dh = opendir(dir);
+	if (!dh)
+		return kf_xstrdup(dir);
+	char *only = NULL;
+	size_t count = 0;
+	struct dirent *de;
+	while ((de = readdir(dh))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (count++ == 0)
+			only = kf_xstrdup(de->d_name);
+	}
+	closedir(dh);
+	char *r = NULL;
+	if (count == 1) {
+		char *p = kf_xasprintf("%s/%s", dir, only);
+		if (kf_is_dir(p))
+			r = p;
+		else
+			free(p);
+	}
+	free(only);
+	return r ? r : kf_xstrdup(dir);
+}
+
+char *kf_tree_extract(const char *tarball, const char *cache_dir,
+		      kf_tree_progress_fn *progress, void *ctx, kf_diags *d)
+{
+	const struct tar_kind *kind = tar_kind_of(tarball);
+	if (!kind) {
+		kf_diag_add(d, KF_ERROR, tarball, 0, 0,
+			    "not a tarball (want .tar.xz, .tar.gz, .tar.bz2 or .tar)");
+		return NULL;
+	}
+	char *abs_tar = realpath(tarball, NULL);
+	struct stat st;
+	if (!abs_tar || stat(abs_tar, &st) < 0) {
+		kf_diag_add(d, KF_ERROR, tarball, 0, 0, "cannot access: %s",
+			    strerror(errno));
+		free(abs_tar);
+		return NULL;
+	}
+	char *cache = cache_dir ? kf_xstrdup(cache_dir) : kf_cache_dir(d);
+	if (!cache) {
+		free(abs_tar);
+		return NULL;
+	}
+
+	/* NAME-KEY: the key changes with a new package version */
+	const char *base = strrchr(abs_tar, '/') + 1;
+	char *name = kf_xstrndup(base, strlen(base) - strlen(kind->suffix));
+	char *id = kf_xasprintf("%lld:%lld:%llu", (long long)st.st_size,
+				(long long)st.st_mtime,
+				(unsigned long long)st.st_ino);
+	char *trees = kf_xasprintf("%s/trees", cache);
+	char *dir = kf_xasprintf("%s/%s-%08x", trees, name, kf_hash_str(id));
+	char *lock = kf_xasprintf("%s.lock", dir);
+	char *tmp = kf_xasprintf("%s.tmp", dir);
+	char *result = NULL;
+	int lfd = -1;
+
+	if (kf_is_dir(dir))
+		goto done;
+	if (kf_mkdir_p(trees, 0755) < 0) {
+		kf_diag_add(d, KF_ERROR, trees, 0, 0, "cannot create: %s",
+			    strerror(errno));
+		goto fail;
+	}
+	lfd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (lfd < 0) {
+		kf_diag_add(d, KF_ERROR, lock, 0, 0, "cannot open lock file: %s",
+			    strerror(errno));
+		goto fail;
+	}
+	while (flock(lfd, LOCK_EX) < 0) {
+		if (errno != EINTR) {
+			kf_diag_add(d, KF_ERROR, lock, 0, 0, "cannot lock: %s",
+				    strerror(errno));
+			goto fail;
+		}
+	}
+	/* another process may have finished while we waited */
+	if (kf_is_dir(dir))
+		goto done;
+	/* we hold the lock: any temp dir is left from a killed run */
+	if (remove_tree(tmp) < 0) {
+		kf_diag_add(d, KF_ERROR, tmp, 0, 0,
+			    "cannot remove a stale extraction: %s", strerror(errno));
+		goto fail;
+	}
+	if (mkdir(tmp, 0755) < 0) {
+		kf_diag_add(d, KF_ERROR, tmp, 0, 0, "cannot create: %s",
+			    strerror(errno));
+		goto fail;
+	}
+	if (progress) {
+		char *msg = kf_xasprintf("extracting %s into %s ...", abs_tar, dir);
+		progress(msg, ctx);
+		free(msg);
+	}
+	if (run_tar(abs_tar, kind->flag, tmp, d) < 0) {
+		remove_tree(tmp);
+		goto fail;
+	}
+	if (rename(tmp, dir) < 0) {
+		kf_diag_add(d, KF_ERROR, dir, 0, 0, "cannot rename into place: %s",
+			    strerror(errno));
+		remove_tree(tmp);
+		goto fail;
+	}
+done:
+	result = tree_inside(dir);
+fail:
+	if (lfd >= 0)
+		close(lfd); /* releases the lock */
+	free(abs_tar);
+	free(cache);
+	free(name);
+	free(id);
+	free(trees);
+	free(dir);
+	free(lock);
+	free(tmp);
+	return result;
+}
+
+/* ---------------- resolution ---------------- */
+
+/*
+ * A tree from a user-given place (-k or $KFIT_KERNEL): a kernel directory
+ * or a tarball.  what names the place in error messages.
+ */
+static char *tree_from(const char *path, const char *what,
+		       const kf_tree_search *s, kf_diags *d)
+{
+	struct stat st;
+	if (stat(path, &st) < 0) {
+		kf_diag_add(d, KF_ERROR, path, 0, 0, "%s: cannot access: %s", what,
+			    strerror(errno));
+		return NULL;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		if (!kf_tree_is_kernel(path)) {
+			kf_diag_add(d, KF_ERROR, path, 0, 0,
+				    "%s: not a kernel tree (want Kconfig, Makefile and scripts/kconfig/)",
+				    what);
+			return NULL;
+		}
+		char *r = realpath(path, NULL);
+		if (!r)
+			kf_diag_add(d, KF_ERROR, path, 0, 0, "%s: cannot resolve: %s",
+				    what, strerror(errno));
+		return r;
+	}
+	if (!kf_tree_is_tarball_name(path)) {
+		kf_diag_add(d, KF_ERROR, path, 0, 0,
+			    "%s: neither a kernel tree nor a tarball (.tar.xz, .tar.gz, .tar.bz2, .tar)",
+			    what);
+		return NULL;
+	}
+	char *r = kf_tree_extract(path, s->cache_dir, s->progress, s->ctx, d);
+	if (r && !kf_tree_is_kernel(r)) {
+		kf_diag_add(d, KF_ERROR, path, 0, 0,
+			    "%s: the tarball holds no kernel tree (want Kconfig, Makefile and scripts/kconfig/)",
+			    what);
+		free(r);
+		return NULL;
+	}
+	return r;
+}
+
+char *kf_tree_find(const kf_tree_search *s, kf_diags *d)
+{
+	if (s->explicit_path && *s->explicit_path)
+		return tree_from(s->explicit_path, "-k", s, d);
+	if (s->cwd && kf_tree_is_kernel(s->cwd)) {
+		char *r = realpath(s->cwd, NULL);
+		if (r)
+			return r;
+	}
+	if (s->env_kernel && *s->env_kernel)
+		return tree_from(s->env_kernel, "KFIT_KERNEL", s, d);
+	if (s->src_dir) {
+		char *tar = kf_tree_newest_tarball(s->src_dir);
+		if (tar) {
+			char *r = tree_from(tar, "linux-source", s, d);
+			free(tar);
+			return r;
+		}
+	}
+	kf_diag_add(d, KF_ERROR, NULL, 0, 0, "%s", no_tree_msg);
+	return NULL;
+}
+
+char *kf_tree_resolve(const char *explicit_path, kf_tree_progress_fn *progress,
+		      void *ctx, kf_diags *d)
+{
+	char *cwd = getcwd(NULL, 0);
+	kf_tree_search s = {
+		.explicit_path = explicit_path,
+		.cwd = cwd,
+		.env_kernel = getenv("KFIT_KERNEL"),
+		.src_dir = "/usr/src",
+		.cache_dir = NULL,
+		.progress = progress,
+		.ctx = ctx,
+	};
+	char *r = kf_tree_find(&s, d);
+	free(cwd);
+	return r;
+}
+
+/* ---------------- KERNELVERSION ---------------- */
+
+/*
+ * The value of a simple top-level "NAME = value" line in a Makefile, or
+ * NULL when there is none.  Trailing blanks and comments are dropped.
+ */
+static char *make_var(const char *text, const char *name)
+{
+	size_t nlen = strlen(name);
+	for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : p) {
+		if (strncmp(p, name, nlen))
+			continue;
+		const char *q = p + nlen;
+		while (*q == ' ' || *q == '\t')
+			q++;
+		if (q[0] == ':' && q[1] == '=')
+			q++;
+		if (*q != '=')
+			continue;
+		q++;
+		while (*q == ' ' || *q == '\t')
+			q++;
+		size_t len = strcspn(q, "#\n");
+		while (len && (q[len - 1] == ' ' || q[len - 1] == '\t' ||
+			       q[len - 1] == '\r'))
+			len--;
+		return kf_xstrndup(q, len);
+	}
+	return NULL;
+}
+
+char *kf_tree_kernelversion(const char *srctree, kf_diags *d)
+{
+	char *path = kf_xasprintf("%s/Makefile", srctree);
+	kf_strbuf mk = KF_STRBUF_INIT;
+	if (kf_read_file(path, &mk, d) < 0) {
+		free(path);
+		return NULL;
+	}
+	const char *text = kf_strbuf_str(&mk);
+	char *v = make_var(text, "VERSION");
+	char *pl = make_var(text, "PATCHLEVEL");
+	char *sl = make_var(text, "SUBLEVEL");
+	char *ev = make_var(text, "EXTRAVERSION");
+	char *r = NULL;
+	if (!v || !*v) {
+		kf_diag_add(d, KF_ERROR, path, 0, 0,
+			    "no VERSION line: not a kernel Makefile");
+	} else {
+		/* $(VERSION)$(if $(PATCHLEVEL),.$(PATCHLEVEL)$(if $(SUBLEVEL),
+		 * .$(SUBLEVEL)))$(EXTRAVERSION), as the top Makefile says */
+		kf_strbuf sb = KF_STRBUF_INIT;
+		kf_strbuf_addstr(&sb, v);
+		if (pl && *pl) {
+			kf_strbuf_addf(&sb, ".%s", pl);
+			if (sl && *sl)
+				kf_strbuf_addf(&sb, ".%s", sl);
+		}
+		if (ev)
+			kf_strbuf_addstr(&sb, ev);
+		r = kf_strbuf_detach(&sb);
+	}
+	free(v);
+	free(pl);
+	free(sl);
+	free(ev);
+	free(path);
+	kf_strbuf_release(&mk);
+	return r;
+}

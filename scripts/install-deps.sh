@@ -1,0 +1,50 @@
+#!/bin/sh
+# install-deps.sh - install every Debian 12 package kfit needs to build,
+# test and run: the compilers (gcc, clang with its sanitizer runtimes), the
+# tools the kernel's own scripts/kconfig needs as the test oracle (make,
+# flex, bison, bc), the libraries kfit links (zlib, liblzma), the test and
+# bench helpers (jq, valgrind, GNU time, xz), and Debian's kernel sources
+# and configs (linux-source-6.1/6.12, linux-config-6.1/6.12).
+#
+# Idempotent: when every package is already installed it does nothing (no
+# apt-get update), so running it again is fast.  Needs root (or sudo) only
+# when something is missing.
+set -eu
+
+PACKAGES="
+	build-essential gcc make clang libclang-rt-14-dev
+	flex bison bc xz-utils
+	zlib1g-dev liblzma-dev
+	jq valgrind time util-linux coreutils tar
+	linux-source-6.1 linux-source-6.12
+	linux-config-6.1 linux-config-6.12
+"
+
+missing=
+for p in $PACKAGES; do
+	status=$(dpkg-query -W -f='${db:Status-Abbrev}' "$p" 2>/dev/null || true)
+	case $status in
+	ii*) ;;
+	*) missing="$missing $p" ;;
+	esac
+done
+
+if [ -z "$missing" ]; then
+	echo "install-deps.sh: all packages present"
+	exit 0
+fi
+
+echo "install-deps.sh: installing:$missing"
+SUDO=
+if [ "$(id -u)" -ne 0 ]; then
+	if command -v sudo >/dev/null 2>&1; then
+		SUDO=sudo
+	else
+		echo "install-deps.sh: must run as root (or have sudo) to install:$missing" >&2
+		exit 1
+	fi
+fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -q
+# shellcheck disable=SC2086  # word splitting of the list is intended
+$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $missing
