@@ -1,0 +1,47 @@
+#!/bin/bash
+# kconfig-modes.sh - every `kfit kconfig` mode against the kernel's own
+# `make MODE`, byte for byte, on the 6.1 and 6.12 trees for x86_64, arm64
+# and x86 (the kconfig default): olddefconfig from an empty and from a
+# missing .config, alldefconfig, allnoconfig, allyesconfig, allmodconfig,
+# defconfig (the arch's default and a named one), tinyconfig,
+# listnewconfig, savedefconfig of real configs, and KCONFIG_ALLCONFIG.
+# See lib.sh for what is compared.
+. "$(dirname "$0")/lib.sh"
+
+for ver in 6.1 6.12; do
+	for arch in x86_64 arm64 x86; do
+		for mode in olddefconfig alldefconfig allnoconfig allyesconfig \
+			allmodconfig defconfig tinyconfig listnewconfig; do
+			add_case "$ver-$arch-$mode" "$ver" "$arch" "$mode" empty
+		done
+		add_case "$ver-$arch-olddefconfig-missing" "$ver" "$arch" olddefconfig none
+		add_case "$ver-$arch-savedefconfig-of-defconfig" "$ver" "$arch" savedefconfig out:defconfig
+		add_case "$ver-$arch-savedefconfig-of-allmodconfig" "$ver" "$arch" savedefconfig out:allmodconfig
+	done
+	add_case "$ver-x86_64-defconfig-x86_64_defconfig" "$ver" x86_64 defconfig:x86_64_defconfig empty
+	add_case "$ver-x86-defconfig-i386_defconfig" "$ver" x86 defconfig:i386_defconfig empty
+	add_case "$ver-x86_64-allnoconfig-allconfig" "$ver" x86_64 allnoconfig empty \
+		'KCONFIG_ALLCONFIG=@frag:CONFIG_MODULES=y\nCONFIG_NET=y\nCONFIG_INET=y\n# CONFIG_BLOCK is not set\nCONFIG_NOT_A_SYMBOL=y\n'
+	add_case "$ver-x86_64-allyesconfig-allconfig" "$ver" x86_64 allyesconfig empty \
+		'KCONFIG_ALLCONFIG=@frag:# CONFIG_MODULES is not set\nCONFIG_HZ_100=y\n'
+	add_case "$ver-x86_64-allmodconfig-allconfig-bad" "$ver" x86_64 allmodconfig empty \
+		'KCONFIG_ALLCONFIG=@frag:CONFIG_64BIT=maybe\ngarbage line\nCONFIG_LOG_BUF_SHIFT=99\n'
+	# savedefconfig and listnewconfig of Debian's own configs, both ways
+	for from in 6.1 6.12; do
+		add_case "$ver-x86_64-savedefconfig-debian-$from" "$ver" x86_64 savedefconfig "$(debian_config "$from")"
+		add_case "$ver-x86_64-listnewconfig-debian-$from" "$ver" x86_64 listnewconfig "$(debian_config "$from")"
+	done
+	add_case "$ver-x86-savedefconfig-debian-$ver" "$ver" x86 savedefconfig "$(debian_config "$ver")"
+	add_case "$ver-x86_64-savedefconfig-rand1" "$ver" x86_64 savedefconfig rand:1
+	add_case "$ver-arm64-savedefconfig-rand2" "$ver" arm64 savedefconfig rand:2
+	if [ -n "$FULL" ]; then
+		for arch in x86_64 arm64 x86; do
+			for seed in 3 4 5 6; do
+				add_case "$ver-$arch-savedefconfig-rand$seed" "$ver" "$arch" savedefconfig "rand:$seed:1000000"
+				add_case "$ver-$arch-listnewconfig-rand$seed" "$ver" "$arch" listnewconfig "rand:$seed:3"
+			done
+		done
+	fi
+done
+
+run_cases

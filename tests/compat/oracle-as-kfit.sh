@@ -1,0 +1,53 @@
+#!/bin/bash
+# oracle-as-kfit.sh - stands in for `kfit kconfig` when the compat suite
+# checks itself (KFIT_COMPAT_SELFTEST=1): takes kfit's command line
+#
+#   oracle-as-kfit.sh kconfig [-k DIR] [-a ARCH] [-c FILE] MODE [FILE]
+#
+# and runs the kernel's own make for it, so every compat case must pass.
+# Uses O dir slot "st$KFIT_ORACLE_SLOT" so it never shares one with the
+# oracle side running in parallel.
+set -uo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+
+[ "${1:-}" = kconfig ] || { echo "oracle-as-kfit: only 'kconfig' is known" >&2; exit 2; }
+shift
+tree=$PWD arch=x86 config=${KCONFIG_CONFIG:-}
+while [ $# -gt 0 ]; do
+	case $1 in
+	-k) tree=$2; shift 2 ;;
+	-a) arch=$2; shift 2 ;;
+	-c) config=$2; shift 2 ;;
+	-*) echo "oracle-as-kfit: unknown option $1" >&2; exit 2 ;;
+	*) break ;;
+	esac
+done
+mode=${1:?oracle-as-kfit: no mode}
+file=${2:-}
+[ -n "$config" ] || config=$tree/.config
+config=$(readlink -m -- "$config")
+odir=$("$root/scripts/oracle.sh" "$tree" "$arch" "st${KFIT_ORACLE_SLOT:-0}") || exit 2
+
+target=$mode
+case $mode in
+defconfig)
+	if [ -n "$file" ]; then
+		case $file in
+		"$tree"/arch/*/configs/*) target=${file##*/} ;;
+		*) echo "oracle-as-kfit: defconfig FILE must be in the tree's arch/*/configs" >&2; exit 2 ;;
+		esac
+	fi
+	;;
+savedefconfig)
+	[ -n "$file" ] || { echo "oracle-as-kfit: savedefconfig needs FILE" >&2; exit 2; }
+	file=$(readlink -m -- "$file")
+	;;
+esac
+
+rm -f "$odir/defconfig"
+make -s -C "$tree" O="$odir" ARCH="$arch" KCONFIG_CONFIG="$config" "$target"
+rc=$?
+if [ "$mode" = savedefconfig ] && [ $rc = 0 ]; then
+	mv "$odir/defconfig" "$file"
+fi
+exit $rc

@@ -1,0 +1,191 @@
+#!/bin/bash
+# run.sh - the one test driver behind `make check`, `make check-full` and
+# `make asan`.  Runs, in order:
+#
+#   unit     every program in $BUILD/tests/ (built from tests/unit/*.c)
+#   cases    every golden case tests/cases/NAME/ (see below)
+#   compat   every tests/compat/*.sh (kfit against the kernel's own conf)
+#
+# Protocol: a test program or script prints one line per test case,
+# "ok NAME", "not ok NAME" (followed by "  ..." detail lines) or
+# "skip NAME reason".  run.sh prefixes each name with its group
+# (unit/tree/NAME, cases/NAME, compat/kconfig-modes/NAME), echoes the lines
+# and ends with exactly one summary line:
+#
+#   N passed, N failed            (or: N passed, N failed, N skipped)
+#
+# and exits 1 when anything failed.  A program that exits non-zero without
+# reporting a failure (a crash, a sanitizer report) counts as one failure.
+#
+# A golden case is a directory tests/cases/NAME/ with
+#   cmd               shell text run by bash in the case directory, with
+#                     $KFIT (the kfit binary), $T (an empty temp dir) and
+#                     $ROOT (the repo) set
+#   expected-stdout   exact expected stdout   (missing: must be empty)
+#   expected-stderr   exact expected stderr   (missing: must be empty)
+#   expected-exit     expected exit status    (missing: 0)
+# Before comparing, the temp dir's path in the output is replaced by the
+# literal text $T and the repo's path by $ROOT.
+#
+# Environment:
+#   BUILD              build dir holding kfit and tests/ (default: build)
+#   KFIT_TEST_FILTER   extended regex; only tests whose full name matches
+#                      run and count (exported: scripts use it to skip work)
+#   KFIT_TEST_FULL=1   run the exhaustive compat suite (make check-full)
+#   KFIT_TEST_JOBS     parallel jobs in compat scripts (default 2)
+#   KFIT_TEST_QUIET=1  print only failures, skips and one line per group
+set -uo pipefail
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+cd "$ROOT" || exit 2
+BUILD=${BUILD:-build}
+case $BUILD in /*) ;; *) BUILD=$ROOT/$BUILD ;; esac
+KFIT=${KFIT:-$BUILD/kfit}
+export ROOT BUILD KFIT
+export KFIT_TEST_FILTER=${KFIT_TEST_FILTER:-}
+export KFIT_TEST_FULL=${KFIT_TEST_FULL:-}
+export KFIT_TEST_JOBS=${KFIT_TEST_JOBS:-2}
+QUIET=${KFIT_TEST_QUIET:-}
+# A make that runs us (make check) must not leak its flags and jobserver
+# into the kernel makes the compat suite runs.
+unset MAKEFLAGS MAKELEVEL MFLAGS MAKEOVERRIDES
+# The kernel's conf reads these; tests set them explicitly where wanted.
+unset KCONFIG_CONFIG KCONFIG_ALLCONFIG KCONFIG_SEED KCONFIG_PROBABILITY \
+	KCONFIG_OVERWRITECONFIG KCONFIG_WARN_UNKNOWN_SYMBOLS KCONFIG_WERROR \
+	KCONFIG_NOSILENTUPDATE KCONFIG_AUTOCONFIG KCONFIG_AUTOHEADER \
+	KCONFIG_DEFCONFIG_LIST KFIT_KERNEL ARCH SRCARCH CROSS_COMPILE LLVM CC
+
+passed=0
+failed=0
+skipped=0
+
+want() { # full test name
+	[ -z "$KFIT_TEST_FILTER" ] || [[ $1 =~ $KFIT_TEST_FILTER ]]
+}
+
+# Count and echo one group's result lines read from stdin.  $1 is the
+# group prefix.  Sets group_failed to how many of its cases failed.
+tally() {
+	local prefix=$1 line name rest show=0
+	group_failed=0
+	group_seen=0
+	while IFS= read -r line; do
+		case $line in
+		"ok "*)
+			name=${line#ok }
+			want "$prefix/$name" || { show=0; continue; }
+			passed=$((passed + 1)); group_seen=$((group_seen + 1)); show=0
+			[ -z "$QUIET" ] && echo "ok $prefix/$name"
+			;;
+		"not ok "*)
+			name=${line#not ok }
+			want "$prefix/$name" || { show=0; continue; }
+			failed=$((failed + 1)); group_failed=$((group_failed + 1))
+			group_seen=$((group_seen + 1)); show=1
+			echo "not ok $prefix/$name"
+			;;
+		"skip "*)
+			rest=${line#skip }
+			name=${rest%% *}
+			want "$prefix/$name" || { show=0; continue; }
+			skipped=$((skipped + 1)); group_seen=$((group_seen + 1)); show=0
+			echo "skip $prefix/$rest"
+			;;
+		"  "* | "	"*)
+			[ $show = 1 ] && echo "$line"
+			;;
+		*)
+			# stray output: show it when it follows a failure
+			[ $show = 1 ] && echo "  $line"
+			;;
+		esac
+	done
+}
+
+# Run one test program or script: $1 group prefix, rest the command.
+run_group() {
+	local prefix=$1 out rc
+	shift
+	out=$(mktemp)
+	KFIT_TEST_GROUP=$prefix "$@" >"$out" 2>&1 </dev/null
+	rc=$?
+	tally "$prefix" <"$out"
+	if [ $rc -ne 0 ] && [ "$group_failed" -eq 0 ] && want "$prefix/exit-status"; then
+		failed=$((failed + 1))
+		echo "not ok $prefix/exit-status"
+		echo "  exited with status $rc without reporting a failure; last output:"
+		tail -n 20 "$out" | sed 's/^/  | /'
+	fi
+	[ -n "$QUIET" ] && [ "$group_seen" -gt 0 ] &&
+		echo "# $prefix: $group_seen run, $group_failed failed"
+	rm -f "$out"
+}
+
+# ---- unit ----
+if [ -d "$BUILD/tests" ]; then
+	for t in "$BUILD"/tests/*; do
+		[ -f "$t" ] && [ -x "$t" ] || continue
+		run_group "unit/${t##*/}" "$t"
+	done
+fi
+
+# ---- golden cases ----
+run_case() { # case dir
+	local dir=$1 name=${1##*/} T out err rc want_rc diffs=""
+	T=$(mktemp -d)
+	out=$T.stdout
+	err=$T.stderr
+	(cd "$dir" && T=$T exec timeout 120 bash -c "$(cat cmd)") >"$out" 2>"$err" </dev/null
+	rc=$?
+	want_rc=0
+	[ -f "$dir/expected-exit" ] && want_rc=$(tr -d ' \n' <"$dir/expected-exit")
+	local f kind
+	for kind in stdout stderr; do
+		f=$T.$kind
+		# normalise the run's own paths
+		sed -i -e "s|$T|\$T|g" -e "s|$ROOT|\$ROOT|g" "$f"
+		if [ -f "$dir/expected-$kind" ]; then
+			cmp -s "$dir/expected-$kind" "$f" ||
+				diffs+="  $kind differs:"$'\n'"$(diff -u "$dir/expected-$kind" "$f" | head -n 40 | sed 's/^/  /')"$'\n'
+		elif [ -s "$f" ]; then
+			diffs+="  unexpected $kind:"$'\n'"$(head -n 20 "$f" | sed 's/^/  | /')"$'\n'
+		fi
+	done
+	[ "$rc" = "$want_rc" ] || diffs+="  exit status $rc, expected $want_rc"$'\n'
+	if [ -z "$diffs" ]; then
+		echo "ok $name"
+	else
+		echo "not ok $name"
+		printf '%s' "$diffs"
+	fi
+	chmod -R u+rwx "$T" 2>/dev/null
+	rm -rf "$T" "$out" "$err"
+}
+
+run_cases() {
+	local dir
+	for dir in "$ROOT"/tests/cases/*/; do
+		dir=${dir%/}
+		[ -f "$dir/cmd" ] || continue
+		want "cases/${dir##*/}" || continue
+		run_case "$dir"
+	done
+}
+if compgen -G "tests/cases/*/cmd" >/dev/null; then
+	run_group cases run_cases
+fi
+
+# ---- compat ----
+for s in tests/compat/*.sh; do
+	[ -f "$s" ] || continue
+	case ${s##*/} in lib.sh | _*) continue ;; esac
+	name=${s##*/}
+	run_group "compat/${name%.sh}" bash "$s"
+done
+
+if [ "$skipped" -gt 0 ]; then
+	echo "$passed passed, $failed failed, $skipped skipped"
+else
+	echo "$passed passed, $failed failed"
+fi
+[ "$failed" -eq 0 ]
