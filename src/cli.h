@@ -33,4 +33,9 @@ const kf_cmd *cli_find(const char *name);
 int cmd_kconfig(int argc, char **argv);
 extern const char cmd_kconfig_usage[];
 
+int cmd_profiles(int argc, char **argv);
+extern const char cmd_profiles_usage[];
+int cmd_check(int argc, char **argv);
+extern const char cmd_check_usage[];
+
 #endif

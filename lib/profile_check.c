@@ -1,0 +1,100 @@
+/*
+ * profile_check.c - test a .config against a resolved requirement list:
+ * renamed symbols looked up under the name the config's kernel version
+ * uses, boot-critical requirements judged by the initramfs habit, and
+ * must-be-off requirements on symbols a kernel no longer has held.
+ */
+#include "profile_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static bool is_on(const char *v)
+{
+	return v && (!strcmp(v, "y") || !strcmp(v, "m"));
+}
+
+/* Does value v (NULL: absent) satisfy alt? */
+static bool alt_holds(const prof_alt *alt, const char *v, bool boot, int initramfs)
+{
+	switch (alt->want) {
+	case PROF_WANT_ENABLED:
+		if (boot && initramfs == PROF_INITRAMFS_NO)
+			return v && !strcmp(v, "y");
+		return is_on(v);
+	case PROF_WANT_BUILTIN:
+		return v && !strcmp(v, "y");
+	case PROF_WANT_OFF:
+		return !v || !strcmp(v, "n");
+	case PROF_WANT_STRING:
+		/* an absent string symbol is invisible: its value is "" */
+		return v ? !strcmp(v, alt->value) : !*alt->value;
+	case PROF_WANT_NUMBER:
+		if (!v || !*v)
+			return false;
+		char *end;
+		long long a = strtoll(v, &end, 0);
+		if (*end)
+			return false;
+		return a == strtoll(alt->value, NULL, 0);
+	}
+	return false;
+}
+
+size_t prof_check(const prof_db *db, prof_set *s, const kf_dotconfig *cfg,
+		  const prof_check_opts *o, prof_result **out)
+{
+	prof_result *res = kf_xcalloc(s->n ? s->n : 1, sizeof(*res));
+	int initramfs = o->initramfs != PROF_INITRAMFS_UNKNOWN ? o->initramfs : s->initramfs;
+	size_t unmet = 0;
+	for (size_t i = 0; i < s->n; i++) {
+		const prof_req *r = s->reqs[i];
+		prof_result *x = &res[i];
+		x->req = r;
+		kf_strbuf checked = KF_STRBUF_INIT, wanted = KF_STRBUF_INIT, found = KF_STRBUF_INIT;
+		bool holds = false;
+		for (size_t k = 0; k < r->nalts; k++) {
+			const prof_alt *al = &r->alts[k];
+			const char *name = prof_sym_for_kver(db, al->sym, o->kver);
+			const char *v = kf_dotconfig_get(cfg, name);
+			if (alt_holds(al, v, r->boot, initramfs))
+				holds = true;
+			const char *sep = k ? (r->nalts > 1 ? ", " : "") : "";
+			kf_strbuf_addf(&checked, "%s%s", k ? " || " : "", name);
+			if (r->nalts > 1) {
+				kf_strbuf_addf(&wanted, "%s%s=%s", k ? " or " : "", name,
+					       prof_alt_wanted(s->arena, al, r->boot, initramfs));
+				kf_strbuf_addf(&found, "%s%s=", sep, name);
+			} else {
+				kf_strbuf_addstr(&wanted, prof_alt_wanted(s->arena, al, r->boot, initramfs));
+			}
+			if (!v)
+				kf_strbuf_addstr(&found, "absent");
+			else if (kf_dotconfig_is_string(cfg, name))
+				kf_strbuf_addf(&found, "\"%s\"", v);
+			else
+				kf_strbuf_addstr(&found, v);
+		}
+		x->checked = kf_arena_strdup(s->arena, kf_strbuf_str(&checked));
+		x->wanted = kf_arena_strdup(s->arena, kf_strbuf_str(&wanted));
+		x->found = kf_arena_strdup(s->arena, kf_strbuf_str(&found));
+		kf_strbuf_release(&checked);
+		kf_strbuf_release(&wanted);
+		kf_strbuf_release(&found);
+		if (!prof_req_applies(r, o->kver, o->arch) ||
+		    (r->cond.if_sym &&
+		     !is_on(kf_dotconfig_get(cfg, prof_sym_for_kver(db, r->cond.if_sym, o->kver))))) {
+			x->outcome = PROF_NOT_APPLICABLE;
+		} else if (r->shadowed_by) {
+			x->outcome = PROF_SHADOWED;
+		} else if (holds) {
+			x->outcome = PROF_MET;
+		} else {
+			x->outcome = PROF_UNMET;
+			if (r->level == PROF_REQUIRE)
+				unmet++;
+		}
+	}
+	*out = res;
+	return unmet;
+}

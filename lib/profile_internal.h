@@ -1,0 +1,57 @@
+/*
+ * profile_internal.h - what the profile parser, resolver and checker share
+ * and nobody else needs: statements of a profile and the database layout.
+ */
+#ifndef KFIT_PROFILE_INTERNAL_H
+#define KFIT_PROFILE_INTERNAL_H
+
+#include "kfit/profile.h"
+
+/* What a line of a profile does. */
+typedef enum prof_stmt_kind {
+	PROF_ST_REQ,     /* require / recommend / override */
+	PROF_ST_DROP,    /* drop SYMBOL */
+	PROF_ST_INCLUDE, /* include NAME */
+} prof_stmt_kind;
+
+struct prof_stmt {
+	prof_stmt_kind kind;  /* which statement */
+	prof_req *req;        /* PROF_ST_REQ: the requirement as written */
+	const char *name;     /* drop: the symbol; include: the profile */
+	const char *reason;   /* drop/include: why (drop: mandatory) */
+	const char **sources; /* drop/include: documents */
+	size_t nsources;      /* how many sources */
+	prof_cond cond;       /* drop: kernel range etc. it is limited to */
+	prof_loc loc;         /* the statement's first column */
+	prof_loc name_loc;    /* where name is written */
+};
+
+/* Which profiles a file defined. */
+typedef struct prof_file {
+	const char *path;    /* as given */
+	const char **names;  /* profile names in order */
+	size_t n;            /* how many */
+	size_t alloc;        /* capacity of names */
+} prof_file;
+
+struct prof_db {
+	kf_arena *arena;       /* every string and struct of the database */
+	prof_profile **profs;  /* profiles in load order */
+	size_t n;              /* how many */
+	size_t alloc;          /* capacity of profs */
+	prof_rename *renames;  /* renames in load order */
+	size_t nren;           /* how many */
+	size_t renalloc;       /* capacity of renames */
+	prof_file *files;      /* files loaded */
+	size_t nfiles;         /* how many */
+	size_t filesalloc;     /* capacity of files */
+};
+
+/* Append to an arena-less vector of pointers (malloc'd). */
+#define PROF_PUSH(v, n, alloc, x)                                                \
+	do {                                                                     \
+		KF_GROW((v), (n) + 1, (alloc));                                  \
+		(v)[(n)++] = (x);                                                \
+	} while (0)
+
+#endif

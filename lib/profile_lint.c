@@ -1,0 +1,198 @@
+/*
+ * profile_lint.c - check the profile database as a whole: each profile
+ * resolves on its own, distro profiles carry their metadata, sources name
+ * real documents, and (given kernel trees) every symbol exists in each tree
+ * where the requirement's version range says it applies.
+ */
+#include "profile_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Add the diagnostics of src to d, skipping ones d already holds. */
+static size_t merge_unique(kf_diags *d, const kf_diags *src)
+{
+	size_t added = 0;
+	for (size_t i = 0; i < src->n; i++) {
+		const kf_diag *x = &src->v[i];
+		if (x->raw)
+			continue;
+		bool dup = false;
+		for (size_t k = 0; k < d->n && !dup; k++) {
+			const kf_diag *y = &d->v[k];
+			if (y->raw || y->line != x->line || y->col != x->col || strcmp(y->msg, x->msg))
+				continue;
+			dup = (!y->file && !x->file) || (y->file && x->file && !strcmp(y->file, x->file));
+		}
+		if (dup)
+			continue;
+		kf_diag_add(d, x->sev, x->file, x->line, x->col, "%s", x->msg);
+		if (x->sev == KF_ERROR)
+			added++;
+	}
+	return added;
+}
+
+static bool source_ok(const char *s)
+{
+	return !strncmp(s, "https://", 8) || !strncmp(s, "http://", 7) || strchr(s, '/');
+}
+
+static void lint_sources(const prof_db *db, kf_diags *out)
+{
+	for (size_t i = 0; i < db->n; i++) {
+		const prof_profile *p = db->profs[i];
+		for (size_t k = 0; k < p->nsources; k++)
+			if (!source_ok(p->sources[k]))
+				kf_diag_add(out, KF_ERROR, p->loc.file, p->loc.line, p->loc.col,
+					    "profile %s: source '%s' is not a URL or a document path",
+					    p->name, p->sources[k]);
+		for (size_t s = 0; s < p->nstmts; s++) {
+			const prof_stmt *st = &p->stmts[s];
+			const char *const *src = st->kind == PROF_ST_REQ ? st->req->sources : st->sources;
+			size_t n = st->kind == PROF_ST_REQ ? st->req->nsources : st->nsources;
+			for (size_t k = 0; k < n; k++)
+				if (!source_ok(src[k]))
+					kf_diag_add(out, KF_ERROR, st->loc.file, st->loc.line, st->loc.col,
+						    "source '%s' is not a URL or a document path", src[k]);
+		}
+		if (!p->title)
+			kf_diag_add(out, KF_ERROR, p->loc.file, p->loc.line, p->loc.col,
+				    "profile %s has no title", p->name);
+	}
+	for (size_t i = 0; i < db->nren; i++)
+		for (size_t k = 0; k < db->renames[i].nsources; k++)
+			if (!source_ok(db->renames[i].sources[k]))
+				kf_diag_add(out, KF_ERROR, db->renames[i].loc.file,
+					    db->renames[i].loc.line, db->renames[i].loc.col,
+					    "source '%s' is not a URL or a document path",
+					    db->renames[i].sources[k]);
+}
+
+/* Distro profiles say what they run, directly or through inherit. */
+static void lint_distro(prof_db *db, const prof_profile *p, const prof_set *s, kf_diags *out)
+{
+	if (p->kind != PROF_KIND_DISTRO)
+		return;
+	const char *missing = NULL;
+	if (!s->init)
+		missing = "init";
+	else if (!s->lsm)
+		missing = "lsm (write 'lsm none' when it has none)";
+	else if (!s->firewall)
+		missing = "firewall (write 'firewall none' when it has none)";
+	else if (s->initramfs == PROF_INITRAMFS_UNKNOWN)
+		missing = "initramfs";
+	else if (!s->kmin)
+		missing = "kernel";
+	if (missing)
+		kf_diag_add(out, KF_ERROR, p->loc.file, p->loc.line, p->loc.col,
+			    "distro profile %s does not say its %s", p->name, missing);
+	(void)db;
+}
+
+static void lint_tree(prof_db *db, const prof_set *s, const prof_lint_tree *t, kf_diags *out)
+{
+	char vb[16];
+	for (size_t i = 0; i < s->n; i++) {
+		const prof_req *r = s->reqs[i];
+		if (!prof_req_applies(r, t->kver, t->arch))
+			continue;
+		if (r->cond.if_sym) {
+			const char *n = prof_sym_for_kver(db, r->cond.if_sym, t->kver);
+			if (!t->exists(t->ctx, n))
+				kf_diag_add(out, KF_ERROR, r->loc.file, r->loc.line, r->loc.col,
+					    "if %s: %s does not exist in %s (%s)", r->cond.if_sym, n,
+					    t->name, kf_kver_format(t->kver, vb));
+		}
+		bool any = false, all_off = true;
+		for (size_t k = 0; k < r->nalts; k++) {
+			const char *n = prof_sym_for_kver(db, r->alts[k].sym, t->kver);
+			if (t->exists(t->ctx, n))
+				any = true;
+			if (r->alts[k].want != PROF_WANT_OFF &&
+			    !(r->alts[k].want == PROF_WANT_STRING && !*r->alts[k].value))
+				all_off = false;
+		}
+		/* a must-be-off requirement on a symbol the tree lacks holds */
+		if (any || all_off)
+			continue;
+		const prof_alt *a = &r->alts[0];
+		const char *n = prof_sym_for_kver(db, a->sym, t->kver);
+		if (r->nalts == 1)
+			kf_diag_add(out, KF_ERROR, a->loc.file, a->loc.line, a->loc.col,
+				    "%s%s%s%s does not exist in %s (%s)", a->sym,
+				    strcmp(n, a->sym) ? " (" : "", strcmp(n, a->sym) ? n : "",
+				    strcmp(n, a->sym) ? ")" : "", t->name, kf_kver_format(t->kver, vb));
+		else
+			kf_diag_add(out, KF_ERROR, a->loc.file, a->loc.line, a->loc.col,
+				    "none of %s exists in %s (%s)", prof_req_expr(s->arena, r),
+				    t->name, kf_kver_format(t->kver, vb));
+	}
+}
+
+size_t prof_lint(prof_db *db, const prof_lint_tree *trees, size_t ntrees, kf_diags *d)
+{
+	kf_diags all = KF_DIAGS_INIT;
+	lint_sources(db, &all);
+	for (size_t i = 0; i < db->n; i++) {
+		const prof_profile *p = db->profs[i];
+		/* templates: the first version and every boundary in their ranges */
+		long params[64];
+		size_t np = 0;
+		if (p->stem) {
+			params[np++] = p->vmin;
+			for (size_t s = 0; s < p->nstmts && np < 62; s++) {
+				const prof_stmt *st = &p->stmts[s];
+				if (st->kind != PROF_ST_REQ)
+					continue;
+				long b[2] = {st->req->cond.pmin, st->req->cond.pmax};
+				for (int k = 0; k < 2; k++) {
+					bool dup = b[k] < 0;
+					for (size_t q = 0; q < np && !dup; q++)
+						dup = params[q] == b[k];
+					if (!dup && b[k] >= p->vmin && (p->vmax < 0 || b[k] < p->vmax))
+						params[np++] = b[k];
+				}
+			}
+		} else {
+			params[np++] = -1;
+		}
+		for (size_t q = 0; q < np; q++) {
+			const char *name = params[q] >= 0
+				? kf_arena_printf(db->arena, "%s-%ld", p->stem, params[q])
+				: p->name;
+			kf_diags tmp = KF_DIAGS_INIT;
+			prof_set *s = prof_resolve(db, &name, 1, &tmp);
+			if (s) {
+				lint_distro(db, p, s, &tmp);
+				for (size_t t = 0; t < ntrees; t++)
+					lint_tree(db, s, &trees[t], &tmp);
+			}
+			merge_unique(&all, &tmp);
+			kf_diags_release(&tmp);
+			prof_set_free(s);
+		}
+	}
+	/* renames: the old name before, the new name from `since` */
+	for (size_t t = 0; t < ntrees; t++)
+		for (size_t i = 0; i < db->nren; i++) {
+			const prof_rename *rn = &db->renames[i];
+			const char *want = trees[t].kver >= rn->since ? rn->new_name : rn->old_name;
+			char vb[16];
+			if (!trees[t].exists(trees[t].ctx, want))
+				kf_diag_add(&all, KF_ERROR, rn->loc.file, rn->loc.line, rn->loc.col,
+					    "rename %s -> %s: %s does not exist in %s (%s)", rn->old_name,
+					    rn->new_name, want, trees[t].name,
+					    kf_kver_format(trees[t].kver, vb));
+			if (rn->old_gone && trees[t].kver < rn->old_gone &&
+			    trees[t].kver >= rn->since && !trees[t].exists(trees[t].ctx, rn->old_name))
+				kf_diag_add(&all, KF_ERROR, rn->loc.file, rn->loc.line, rn->loc.col,
+					    "rename %s -> %s: %s should still exist in %s (%s)",
+					    rn->old_name, rn->new_name, rn->old_name, trees[t].name,
+					    kf_kver_format(trees[t].kver, vb));
+		}
+	size_t nerr = merge_unique(d, &all);
+	kf_diags_release(&all);
+	return nerr;
+}

@@ -1,0 +1,579 @@
+/*
+ * profile_resolve.c - turn profile names into one flat requirement list:
+ * template instances (systemd-256 from systemd-N), inheritance with the
+ * init/lsm/firewall slots, includes, drops and overrides, renames, and the
+ * conflict and cycle checks.  Each resolved requirement is a copy that
+ * knows the include chain that brought it in.
+ */
+#include "profile_internal.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A requirement on its way up, tagged with the slot that brought it. */
+typedef struct rentry {
+	prof_req *r; /* the copy (in the set's arena) */
+	int slot;    /* 0 init, 1 lsm, 2 firewall, -1 none */
+} rentry;
+
+/* A growing list of entries. */
+typedef struct rlist {
+	rentry *v;    /* entries */
+	size_t n;     /* how many */
+	size_t alloc; /* capacity */
+} rlist;
+
+/* Resolution state. */
+typedef struct rctx {
+	prof_db *db;       /* the database */
+	kf_arena *arena;   /* the set's arena */
+	kf_diags *d;       /* errors */
+	int nerr;          /* errors added */
+} rctx;
+
+static const char *const slot_names[3] = {"init", "lsm", "firewall"};
+
+const char *prof_kind_name(prof_kind k)
+{
+	static const char *const n[] = {"distro", "init", "feature", "platform", "base"};
+	return (unsigned)k < 5 ? n[k] : "?";
+}
+
+const char *prof_level_name(prof_level l)
+{
+	return l == PROF_REQUIRE ? "require" : "recommend";
+}
+
+const char *prof_sym_newest(const prof_db *db, const char *sym)
+{
+	const char *cur = sym;
+	for (int guard = 0; guard < 16; guard++) {
+		const char *next = NULL;
+		for (size_t i = 0; i < db->nren; i++)
+			if (!strcmp(db->renames[i].old_name, cur))
+				next = db->renames[i].new_name;
+		if (!next)
+			break;
+		cur = next;
+	}
+	return cur;
+}
+
+const char *prof_sym_for_kver(const prof_db *db, const char *sym, uint32_t kver)
+{
+	const char *cur = prof_sym_newest(db, sym);
+	if (!kver)
+		return cur;
+	for (int guard = 0; guard < 16; guard++) {
+		const char *prev = NULL;
+		for (size_t i = 0; i < db->nren; i++)
+			if (!strcmp(db->renames[i].new_name, cur) && kver < db->renames[i].since)
+				prev = db->renames[i].old_name;
+		if (!prev)
+			break;
+		cur = prev;
+	}
+	return cur;
+}
+
+bool prof_arch_match(const char *const *list, size_t n, const char *arch)
+{
+	if (!n || !arch)
+		return true;
+	for (size_t i = 0; i < n; i++) {
+		if (!strcmp(list[i], arch))
+			return true;
+		if (!strcmp(list[i], "x86") && (!strcmp(arch, "x86_64") || !strcmp(arch, "i386")))
+			return true;
+	}
+	return false;
+}
+
+bool prof_req_applies(const prof_req *r, uint32_t kver, const char *arch)
+{
+	if (kver && r->cond.kmin && kver < r->cond.kmin)
+		return false;
+	if (kver && r->cond.kmax && kver >= r->cond.kmax)
+		return false;
+	return prof_arch_match(r->cond.arch, r->cond.narch, arch);
+}
+
+/* Do two architecture lists share an architecture? */
+static bool arch_overlap(const prof_cond *a, const prof_cond *b)
+{
+	if (!a->narch || !b->narch)
+		return true;
+	for (size_t i = 0; i < a->narch; i++)
+		for (size_t j = 0; j < b->narch; j++) {
+			const char *x = a->arch[i], *y = b->arch[j];
+			if (!strcmp(x, y))
+				return true;
+			if (!strcmp(x, "x86") && (!strcmp(y, "x86_64") || !strcmp(y, "i386")))
+				return true;
+			if (!strcmp(y, "x86") && (!strcmp(x, "x86_64") || !strcmp(x, "i386")))
+				return true;
+		}
+	return false;
+}
+
+/* Can both conditions hold for one kernel? */
+static bool cond_overlap(const prof_cond *a, const prof_cond *b)
+{
+	uint32_t lo = a->kmin > b->kmin ? a->kmin : b->kmin;
+	uint32_t hia = a->kmax ? a->kmax : UINT32_MAX;
+	uint32_t hib = b->kmax ? b->kmax : UINT32_MAX;
+	uint32_t hi = hia < hib ? hia : hib;
+	if (lo >= hi)
+		return false;
+	return arch_overlap(a, b);
+}
+
+/* Can one value satisfy both alts? */
+static bool wants_compatible(const prof_alt *a, const prof_alt *b)
+{
+	bool aon = a->want == PROF_WANT_ENABLED || a->want == PROF_WANT_BUILTIN;
+	bool bon = b->want == PROF_WANT_ENABLED || b->want == PROF_WANT_BUILTIN;
+	if (aon && bon)
+		return true;
+	if ((aon && b->want == PROF_WANT_OFF) || (bon && a->want == PROF_WANT_OFF))
+		return false;
+	if (a->want == PROF_WANT_OFF && b->want == PROF_WANT_STRING)
+		return !*b->value;
+	if (b->want == PROF_WANT_OFF && a->want == PROF_WANT_STRING)
+		return !*a->value;
+	if (a->want == b->want && (a->want == PROF_WANT_STRING))
+		return !strcmp(a->value, b->value);
+	if (a->want == b->want && a->want == PROF_WANT_NUMBER)
+		return strtoll(a->value, NULL, 0) == strtoll(b->value, NULL, 0);
+	if ((a->want == PROF_WANT_OFF && b->want == PROF_WANT_NUMBER) ||
+	    (b->want == PROF_WANT_OFF && a->want == PROF_WANT_NUMBER))
+		return false;
+	return true;
+}
+
+static void rl_push(rlist *l, prof_req *r, int slot)
+{
+	KF_GROW(l->v, l->n + 1, l->alloc);
+	l->v[l->n].r = r;
+	l->v[l->n].slot = slot;
+	l->n++;
+}
+
+/* Does any alternative of r name sym (renames applied)? */
+static bool req_names(const prof_db *db, const prof_req *r, const char *newest)
+{
+	for (size_t i = 0; i < r->nalts; i++)
+		if (!strcmp(prof_sym_newest(db, r->alts[i].sym), newest))
+			return true;
+	return false;
+}
+
+/* Remove entries matching sym (or slot when slot >= 0); count removed. */
+static size_t rl_remove(rctx *c, rlist *l, const char *newest, int slot)
+{
+	size_t o = 0, removed = 0;
+	for (size_t i = 0; i < l->n; i++) {
+		bool hit = newest ? req_names(c->db, l->v[i].r, newest) : l->v[i].slot == slot;
+		if (hit)
+			removed++;
+		else
+			l->v[o++] = l->v[i];
+	}
+	l->n = o;
+	return removed;
+}
+
+/* Copy a requirement for the set, with chain and key. */
+static prof_req *req_copy(rctx *c, const prof_req *src, const char *inst,
+			  const char *const *chain, size_t nchain)
+{
+	prof_req *r = kf_arena_alloc(c->arena, sizeof(*r));
+	*r = *src;
+	r->profile = inst;
+	r->chain = kf_arena_alloc(c->arena, (nchain ? nchain : 1) * sizeof(*r->chain));
+	memcpy(r->chain, chain, nchain * sizeof(*chain));
+	r->nchain = nchain;
+	r->key = prof_sym_newest(c->db, src->alts[0].sym);
+	return r;
+}
+
+const prof_profile *prof_db_find(const prof_db *db, const char *name, long *param,
+				 kf_diags *d)
+{
+	*param = -1;
+	for (size_t i = 0; i < db->n; i++)
+		if (!db->profs[i]->stem && !strcmp(db->profs[i]->name, name))
+			return db->profs[i];
+	const char *dash = strrchr(name, '-');
+	if (dash && dash[1]) {
+		bool digits = true;
+		for (const char *p = dash + 1; *p; p++)
+			if (!isdigit((unsigned char)*p))
+				digits = false;
+		size_t sl = (size_t)(dash - name);
+		for (size_t i = 0; digits && i < db->n; i++) {
+			const prof_profile *p = db->profs[i];
+			if (!p->stem || strlen(p->stem) != sl || strncmp(p->stem, name, sl))
+				continue;
+			long v = strtol(dash + 1, NULL, 10);
+			if (v < p->vmin || (p->vmax >= 0 && v >= p->vmax)) {
+				if (d) {
+					if (p->vmax >= 0)
+						kf_diag_add(d, KF_ERROR, NULL, 0, 0,
+							    "profile '%s': %s covers versions %ld to %ld",
+							    name, p->name, p->vmin, p->vmax - 1);
+					else
+						kf_diag_add(d, KF_ERROR, NULL, 0, 0,
+							    "profile '%s': %s covers versions %ld and later",
+							    name, p->name, p->vmin);
+				}
+				return NULL;
+			}
+			*param = v;
+			return p;
+		}
+	}
+	if (!d)
+		return NULL;
+	/* list the family: names sharing the part before the last dash */
+	kf_strbuf sb = KF_STRBUF_INIT;
+	size_t fl = dash ? (size_t)(dash - name) : strlen(name);
+	size_t nk = 0;
+	for (size_t i = 0; i < db->n; i++) {
+		const char *pn = db->profs[i]->name;
+		if (!strncmp(pn, name, fl) && (pn[fl] == '-' || pn[fl] == 0)) {
+			kf_strbuf_addstr(&sb, nk ? ", " : "");
+			kf_strbuf_addstr(&sb, pn);
+			nk++;
+		}
+	}
+	if (nk)
+		kf_diag_add(d, KF_ERROR, NULL, 0, 0, "unknown profile '%s' (known: %s)", name,
+			    kf_strbuf_str(&sb));
+	else
+		kf_diag_add(d, KF_ERROR, NULL, 0, 0,
+			    "unknown profile '%s' (run 'kfit profiles' for the list)", name);
+	kf_strbuf_release(&sb);
+	return NULL;
+}
+
+/* The effective value of a slot along the inheritance chain. */
+static const char *slot_value(const prof_db *db, const prof_profile *p, int slot, int depth)
+{
+	const char *v = slot == 0 ? p->init : slot == 1 ? p->lsm : p->firewall;
+	if (v || !p->inherit || depth > 32)
+		return v;
+	long param;
+	const prof_profile *parent = prof_db_find(db, p->inherit, &param, NULL);
+	return parent ? slot_value(db, parent, slot, depth + 1) : NULL;
+}
+
+static int slot_initramfs(const prof_db *db, const prof_profile *p, int depth)
+{
+	if (p->initramfs != PROF_INITRAMFS_UNKNOWN || !p->inherit || depth > 32)
+		return p->initramfs;
+	long param;
+	const prof_profile *parent = prof_db_find(db, p->inherit, &param, NULL);
+	return parent ? slot_initramfs(db, parent, depth + 1) : PROF_INITRAMFS_UNKNOWN;
+}
+
+static void kernel_range(const prof_db *db, const prof_profile *p, uint32_t *lo,
+			 uint32_t *hi, int depth)
+{
+	if (p->kmin || p->kmax || !p->inherit || depth > 32) {
+		*lo = p->kmin;
+		*hi = p->kmax;
+		return;
+	}
+	long param;
+	const prof_profile *parent = prof_db_find(db, p->inherit, &param, NULL);
+	if (parent)
+		kernel_range(db, parent, lo, hi, depth + 1);
+}
+
+static int collect(rctx *c, const char *name, prof_loc via, const char **chain,
+		   size_t nchain, rlist *out);
+
+/* Collect a referenced profile (include, inherit or slot) into out. */
+static int collect_ref(rctx *c, const char *name, prof_loc via, const char **chain,
+		       size_t nchain, rlist *out, int tag)
+{
+	for (size_t i = 0; i < nchain; i++)
+		if (!strcmp(chain[i], name)) {
+			kf_strbuf sb = KF_STRBUF_INIT;
+			for (size_t k = i; k < nchain; k++)
+				kf_strbuf_addf(&sb, "%s -> ", chain[k]);
+			kf_strbuf_addstr(&sb, name);
+			kf_diag_add(c->d, KF_ERROR, via.file, via.line, via.col,
+				    "include cycle: %s", kf_strbuf_str(&sb));
+			kf_strbuf_release(&sb);
+			c->nerr++;
+			return -1;
+		}
+	rlist tmp = {NULL, 0, 0};
+	int rc = collect(c, name, via, chain, nchain, &tmp);
+	for (size_t i = 0; i < tmp.n; i++)
+		rl_push(out, tmp.v[i].r, tag == -2 ? tmp.v[i].slot : tag);
+	free(tmp.v);
+	return rc;
+}
+
+static bool param_ok(const prof_cond *cd, long param)
+{
+	if (param < 0)
+		return true;
+	if (cd->pmin >= 0 && param < cd->pmin)
+		return false;
+	if (cd->pmax >= 0 && param >= cd->pmax)
+		return false;
+	return true;
+}
+
+static int collect(rctx *c, const char *name, prof_loc via, const char **chain,
+		   size_t nchain, rlist *out)
+{
+	long param;
+	kf_diags tmpd = KF_DIAGS_INIT;
+	const prof_profile *p = prof_db_find(c->db, name, &param, &tmpd);
+	if (!p) {
+		for (size_t i = 0; i < tmpd.n; i++)
+			kf_diag_add(c->d, KF_ERROR, via.file, via.line, via.col, "%s", tmpd.v[i].msg);
+		kf_diags_release(&tmpd);
+		c->nerr++;
+		return -1;
+	}
+	kf_diags_release(&tmpd);
+	const char *inst = param >= 0 ? kf_arena_printf(c->arena, "%s-%ld", p->stem, param)
+				      : p->name;
+	const char **ch = kf_arena_alloc(c->arena, (nchain + 1) * sizeof(*ch));
+	memcpy(ch, chain, nchain * sizeof(*ch));
+	ch[nchain] = inst;
+	size_t nch = nchain + 1;
+	int rc = 0;
+
+	if (p->inherit && collect_ref(c, p->inherit, p->inherit_loc, ch, nch, out, -2) < 0)
+		rc = -1;
+	for (int s = 0; s < 3; s++) {
+		const char *own = s == 0 ? p->init : s == 1 ? p->lsm : p->firewall;
+		if (!own)
+			continue;
+		rl_remove(c, out, NULL, s);
+		if (strcmp(own, "none") &&
+		    collect_ref(c, own, p->slot_loc[s], ch, nch, out, s) < 0)
+			rc = -1;
+	}
+	for (size_t i = 0; i < p->nstmts; i++) {
+		const prof_stmt *st = &p->stmts[i];
+		if (st->kind == PROF_ST_INCLUDE &&
+		    collect_ref(c, st->name, st->name_loc, ch, nch, out, -1) < 0)
+			rc = -1;
+	}
+	for (size_t i = 0; i < p->nstmts; i++) {
+		const prof_stmt *st = &p->stmts[i];
+		if (st->kind == PROF_ST_DROP) {
+			const char *nw = prof_sym_newest(c->db, st->name);
+			if (!rl_remove(c, out, nw, -1)) {
+				kf_diag_add(c->d, KF_ERROR, st->name_loc.file, st->name_loc.line,
+					    st->name_loc.col,
+					    "drop of %s matches no inherited or included requirement",
+					    st->name);
+				c->nerr++;
+				rc = -1;
+			}
+		} else if (st->kind == PROF_ST_REQ) {
+			const prof_req *r = st->req;
+			if (!param_ok(&r->cond, param))
+				continue;
+			if (r->override) {
+				const char *nw = prof_sym_newest(c->db, r->alts[0].sym);
+				if (!rl_remove(c, out, nw, -1)) {
+					kf_diag_add(c->d, KF_ERROR, r->alts[0].loc.file,
+						    r->alts[0].loc.line, r->alts[0].loc.col,
+						    "override of %s matches no inherited or included requirement",
+						    r->alts[0].sym);
+					c->nerr++;
+					rc = -1;
+				}
+			}
+			rl_push(out, req_copy(c, r, inst, ch, nch), -1);
+		}
+	}
+	return rc;
+}
+
+static const char *loc_text(kf_arena *a, prof_loc l)
+{
+	return kf_arena_printf(a, "%s:%d:%d", l.file ? l.file : "?", l.line, l.col);
+}
+
+/* Conflicts between requires; recommends a require contradicts are shadowed. */
+static void find_conflicts(rctx *c, prof_set *s)
+{
+	/* pairs already reported, to report a conflict once */
+	const prof_req **seen = NULL;
+	size_t nseen = 0, seenalloc = 0;
+	for (size_t j = 0; j < s->n; j++) {
+		prof_req *b = s->reqs[j];
+		if (b->nalts != 1)
+			continue;
+		for (size_t i = 0; i < j; i++) {
+			prof_req *a = s->reqs[i];
+			if (a->nalts != 1 || strcmp(a->key, b->key) || !cond_overlap(&a->cond, &b->cond))
+				continue;
+			if (wants_compatible(&a->alts[0], &b->alts[0]))
+				continue;
+			if (a->level == PROF_RECOMMEND && b->level == PROF_REQUIRE) {
+				a->shadowed_by = b;
+				continue;
+			}
+			if (b->level == PROF_RECOMMEND) {
+				if (a->level == PROF_REQUIRE)
+					b->shadowed_by = a;
+				continue;
+			}
+			bool dup = false;
+			for (size_t k = 0; k + 1 < nseen; k += 2)
+				if (seen[k]->loc.file == a->loc.file && seen[k]->loc.line == a->loc.line &&
+				    seen[k + 1]->loc.file == b->loc.file && seen[k + 1]->loc.line == b->loc.line)
+					dup = true;
+			if (dup)
+				continue;
+			KF_GROW(seen, nseen + 2, seenalloc);
+			seen[nseen++] = a;
+			seen[nseen++] = b;
+			kf_diag_add(c->d, KF_ERROR, b->alts[0].loc.file, b->alts[0].loc.line,
+				    b->alts[0].loc.col,
+				    "%s (profile %s) conflicts with %s (profile %s) at %s; "
+				    "an 'override' in a profile that includes both decides",
+				    prof_req_expr(c->arena, b), b->profile, prof_req_expr(c->arena, a),
+				    a->profile, loc_text(c->arena, a->alts[0].loc));
+			c->nerr++;
+		}
+	}
+	free(seen);
+}
+
+prof_set *prof_resolve(prof_db *db, const char *const *names, size_t n, kf_diags *d)
+{
+	prof_set *s = kf_xcalloc(1, sizeof(*s));
+	s->arena = kf_arena_new();
+	s->initramfs = PROF_INITRAMFS_UNKNOWN;
+	rctx c = {db, s->arena, d, 0};
+	rlist all = {NULL, 0, 0};
+	s->names = kf_arena_alloc(s->arena, (n ? n : 1) * sizeof(*s->names));
+	for (size_t i = 0; i < n; i++) {
+		long param;
+		const prof_profile *p = prof_db_find(db, names[i], &param, d);
+		if (!p) {
+			c.nerr++;
+			continue;
+		}
+		s->names[s->nnames++] = kf_arena_strdup(s->arena, names[i]);
+		if (p->kind == PROF_KIND_DISTRO) {
+			int ir = slot_initramfs(db, p, 0);
+			if (s->initramfs == PROF_INITRAMFS_UNKNOWN)
+				s->initramfs = ir;
+			if (!s->kmin && !s->kmax)
+				kernel_range(db, p, &s->kmin, &s->kmax, 0);
+			if (!s->init)
+				s->init = slot_value(db, p, 0, 0);
+			if (!s->lsm)
+				s->lsm = slot_value(db, p, 1, 0);
+			if (!s->firewall)
+				s->firewall = slot_value(db, p, 2, 0);
+		}
+		prof_loc none = {NULL, 0, 0};
+		collect(&c, names[i], none, NULL, 0, &all);
+	}
+	s->reqs = kf_arena_alloc(s->arena, (all.n ? all.n : 1) * sizeof(*s->reqs));
+	for (size_t i = 0; i < all.n; i++)
+		s->reqs[s->n++] = all.v[i].r;
+	free(all.v);
+	find_conflicts(&c, s);
+	if (c.nerr) {
+		prof_set_free(s);
+		return NULL;
+	}
+	(void)slot_names;
+	return s;
+}
+
+void prof_set_free(prof_set *s)
+{
+	if (!s)
+		return;
+	kf_arena_free(s->arena);
+	free(s);
+}
+
+/* ---- text helpers ---- */
+
+const char *prof_alt_wanted(kf_arena *a, const prof_alt *alt, bool boot, int initramfs)
+{
+	switch (alt->want) {
+	case PROF_WANT_ENABLED:
+		if (boot && initramfs == PROF_INITRAMFS_NO)
+			return "y";
+		return "y or m";
+	case PROF_WANT_BUILTIN:
+		return "y";
+	case PROF_WANT_OFF:
+		return "n";
+	case PROF_WANT_STRING:
+		return kf_arena_printf(a, "\"%s\"", alt->value);
+	case PROF_WANT_NUMBER:
+		return alt->value;
+	}
+	return "?";
+}
+
+const char *prof_req_expr(kf_arena *a, const prof_req *r)
+{
+	kf_strbuf sb = KF_STRBUF_INIT;
+	for (size_t i = 0; i < r->nalts; i++) {
+		const prof_alt *al = &r->alts[i];
+		if (i)
+			kf_strbuf_addstr(&sb, " || ");
+		kf_strbuf_addstr(&sb, al->sym);
+		switch (al->want) {
+		case PROF_WANT_ENABLED:
+			break;
+		case PROF_WANT_BUILTIN:
+			kf_strbuf_addstr(&sb, "=y");
+			break;
+		case PROF_WANT_OFF:
+			kf_strbuf_addstr(&sb, "=n");
+			break;
+		case PROF_WANT_STRING:
+			kf_strbuf_addf(&sb, "=\"%s\"", al->value);
+			break;
+		case PROF_WANT_NUMBER:
+			kf_strbuf_addf(&sb, "=%s", al->value);
+			break;
+		}
+	}
+	const char *out = kf_arena_strdup(a, kf_strbuf_str(&sb));
+	kf_strbuf_release(&sb);
+	return out;
+}
+
+const char *prof_cond_text(kf_arena *a, const prof_cond *c)
+{
+	kf_strbuf sb = KF_STRBUF_INIT;
+	char b[16];
+	if (c->kmin)
+		kf_strbuf_addf(&sb, " kernel>=%s", kf_kver_format(c->kmin, b));
+	if (c->kmax)
+		kf_strbuf_addf(&sb, " kernel<%s", kf_kver_format(c->kmax, b));
+	if (c->narch) {
+		kf_strbuf_addstr(&sb, " arch=");
+		for (size_t i = 0; i < c->narch; i++)
+			kf_strbuf_addf(&sb, "%s%s", i ? "," : "", c->arch[i]);
+	}
+	if (c->if_sym)
+		kf_strbuf_addf(&sb, " if %s", c->if_sym);
+	const char *out = kf_arena_strdup(a, sb.len ? kf_strbuf_str(&sb) + 1 : "");
+	kf_strbuf_release(&sb);
+	return out;
+}

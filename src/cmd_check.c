@@ -1,0 +1,300 @@
+/*
+ * cmd_check.c - `kfit check`: does a .config (plain, .gz, .xz) meet the
+ * requirements of the given profiles for its kernel version?  One line per
+ * unmet requirement (symbol, wanted, found, reason, origin), unfollowed
+ * recommendations as warnings, a summary line; exit 0 when every `require`
+ * holds, 1 when one does not, 2 on bad input.
+ */
+#include "cli.h"
+#include "profcli.h"
+
+#include "kfit/dotconfig.h"
+#include "kfit/profile.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+
+const char cmd_check_usage[] =
+	"usage: kfit check -p PROFILE... [CONFIG] [--kver X.Y.Z] [--arch ARCH]\n"
+	"                  [--initramfs yes|no] [--json] [--all]\n"
+	"                  [--profiles DIR] [--local FILE...]\n"
+	"\n"
+	"Check a kernel .config (plain, .gz or .xz) against the requirements of\n"
+	"the profiles for the config's kernel version (from its header).  Without\n"
+	"CONFIG: /proc/config.gz, else /boot/config-$(uname -r).\n"
+	"\n"
+	"options:\n"
+	"  -p, --profile NAME  a profile (repeatable); NAME.kfit or a path loads a\n"
+	"                      local profile file and uses the profiles it defines\n"
+	"  --kver X.Y.Z        kernel version, for a config whose header has none\n"
+	"  --arch ARCH         architecture (default: from the config)\n"
+	"  --initramfs yes|no  boot-critical options must be y without an initramfs\n"
+	"                      (default: the distro profile's habit)\n"
+	"  --json              machine-readable report (docs/profiles.md has the schema)\n"
+	"  --all               also list the requirements that hold\n"
+	"\n"
+	"exit status: 0 every requirement holds, 1 one does not, 2 bad input\n";
+
+static const char *outcome_name(prof_outcome o)
+{
+	switch (o) {
+	case PROF_MET:
+		return "met";
+	case PROF_UNMET:
+		return "unmet";
+	case PROF_NOT_APPLICABLE:
+		return "not-applicable";
+	case PROF_SHADOWED:
+		return "shadowed";
+	}
+	return "?";
+}
+
+static void chain_text(kf_strbuf *sb, const prof_req *r)
+{
+	for (size_t k = 0; k < r->nchain; k++)
+		kf_strbuf_addf(sb, "%s%s", k ? " > " : "", r->chain[k]);
+}
+
+static void json_report(kf_strbuf *sb, const char *path, const kf_dotconfig *cfg, uint32_t kver,
+			const char *arch, int initramfs, const prof_set *s, const prof_result *res,
+			size_t unmet, size_t nreq, size_t nrec, size_t unfollowed, bool all)
+{
+	char vb[16];
+	kf_strbuf_addstr(sb, "{\"config\": ");
+	json_str(sb, path);
+	kf_strbuf_addstr(sb, ", \"kernel\": ");
+	json_str(sb, kf_kver_format(kver, vb));
+	kf_strbuf_addstr(sb, ", \"kernel_header\": ");
+	json_str(sb, kf_dotconfig_kver_text(cfg));
+	kf_strbuf_addstr(sb, ", \"arch\": ");
+	json_str(sb, arch);
+	kf_strbuf_addf(sb, ", \"initramfs\": \"%s\", \"profiles\": [",
+		       initramfs == PROF_INITRAMFS_NO ? "no" : "yes");
+	for (size_t i = 0; i < s->nnames; i++) {
+		if (i)
+			kf_strbuf_addstr(sb, ", ");
+		json_str(sb, s->names[i]);
+	}
+	kf_strbuf_addf(sb, "], \"summary\": {\"requirements\": %zu, \"unmet\": %zu, "
+			   "\"recommendations\": %zu, \"unfollowed\": %zu}, \"results\": [",
+		       nreq, unmet, nrec, unfollowed);
+	bool first = true;
+	for (size_t i = 0; i < s->n; i++) {
+		const prof_result *x = &res[i];
+		const prof_req *r = x->req;
+		if (!all && x->outcome != PROF_UNMET)
+			continue;
+		kf_strbuf_addstr(sb, first ? "\n  {\"symbol\": " : ",\n  {\"symbol\": ");
+		first = false;
+		json_str(sb, r->key);
+		kf_strbuf_addstr(sb, ", \"checked\": ");
+		json_str(sb, x->checked);
+		kf_strbuf_addf(sb, ", \"level\": \"%s\", \"outcome\": \"%s\", \"boot\": %s, \"wanted\": ",
+			       prof_level_name(r->level), outcome_name(x->outcome),
+			       r->boot ? "true" : "false");
+		json_str(sb, x->wanted);
+		kf_strbuf_addstr(sb, ", \"found\": ");
+		json_str(sb, x->found);
+		kf_strbuf_addstr(sb, ", \"reason\": ");
+		json_str(sb, r->reason);
+		kf_strbuf_addstr(sb, ", \"sources\": [");
+		for (size_t k = 0; k < r->nsources; k++) {
+			if (k)
+				kf_strbuf_addstr(sb, ", ");
+			json_str(sb, r->sources[k]);
+		}
+		kf_strbuf_addstr(sb, "], \"file\": ");
+		json_str(sb, r->loc.file);
+		kf_strbuf_addf(sb, ", \"line\": %d, \"col\": %d, \"profile\": ", r->loc.line, r->loc.col);
+		json_str(sb, r->profile);
+		kf_strbuf_addstr(sb, ", \"chain\": [");
+		for (size_t k = 0; k < r->nchain; k++) {
+			if (k)
+				kf_strbuf_addstr(sb, ", ");
+			json_str(sb, r->chain[k]);
+		}
+		kf_strbuf_addstr(sb, "]}");
+	}
+	kf_strbuf_addstr(sb, "\n]}\n");
+}
+
+/* The running kernel's config: /proc/config.gz, else /boot/config-RELEASE. */
+static char *default_config(void)
+{
+	if (kf_exists("/proc/config.gz"))
+		return kf_xstrdup("/proc/config.gz");
+	struct utsname u;
+	if (uname(&u) == 0) {
+		char *p = kf_xasprintf("/boot/config-%s", u.release);
+		if (kf_exists(p))
+			return p;
+		free(p);
+	}
+	return NULL;
+}
+
+int cmd_check(int argc, char **argv)
+{
+	profcli_opts po;
+	memset(&po, 0, sizeof(po));
+	bool json = false, all = false;
+	const char *kver_s = NULL, *arch = NULL, *config = NULL, *initramfs_s = NULL;
+	int rc = KF_EXIT_BAD;
+	char *defcfg = NULL;
+	prof_db *db = NULL;
+	prof_set *s = NULL;
+	kf_dotconfig *cfg = NULL;
+	prof_result *res = NULL;
+	for (int i = 1; i < argc; i++) {
+		int miss = 0;
+		const char *v;
+		int r = profcli_arg(&po, argc, argv, &i);
+		if (r < 0)
+			goto out;
+		if (r > 0)
+			continue;
+		if (!strcmp(argv[i], "--json")) {
+			json = true;
+		} else if (!strcmp(argv[i], "--all")) {
+			all = true;
+		} else if ((v = profcli_optval(argc, argv, &i, NULL, "--kver", &miss))) {
+			kver_s = v;
+		} else if (miss) {
+			goto out;
+		} else if ((v = profcli_optval(argc, argv, &i, NULL, "--arch", &miss))) {
+			arch = v;
+		} else if (miss) {
+			goto out;
+		} else if ((v = profcli_optval(argc, argv, &i, NULL, "--initramfs", &miss))) {
+			initramfs_s = v;
+		} else if (miss) {
+			goto out;
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			cli_error("unknown option '%s'", argv[i]);
+			goto out;
+		} else if (config) {
+			cli_error("more than one config given ('%s' and '%s')", config, argv[i]);
+			goto out;
+		} else {
+			config = argv[i];
+		}
+	}
+	if (!po.nnames) {
+		cli_error("check needs at least one profile (-p NAME); 'kfit profiles' lists them");
+		goto out;
+	}
+	int initramfs = PROF_INITRAMFS_UNKNOWN;
+	if (initramfs_s) {
+		if (!strcmp(initramfs_s, "yes"))
+			initramfs = PROF_INITRAMFS_YES;
+		else if (!strcmp(initramfs_s, "no"))
+			initramfs = PROF_INITRAMFS_NO;
+		else {
+			cli_error("--initramfs takes yes or no, not '%s'", initramfs_s);
+			goto out;
+		}
+	}
+	uint32_t kver = 0;
+	if (kver_s && kf_kver_parse(kver_s, &kver) < 0) {
+		cli_error("invalid kernel version '%s' (expected X.Y.Z)", kver_s);
+		goto out;
+	}
+	if (!config) {
+		defcfg = default_config();
+		if (!defcfg) {
+			cli_error("no config given and neither /proc/config.gz nor /boot/config-$(uname -r) exists");
+			goto out;
+		}
+		config = defcfg;
+	}
+	db = profcli_load(&po);
+	if (!db)
+		goto out;
+	kf_diags d = KF_DIAGS_INIT;
+	s = prof_resolve(db, po.names, po.nnames, &d);
+	if (s)
+		cfg = kf_dotconfig_load(config, &d);
+	cli_print_diags(&d);
+	kf_diags_release(&d);
+	if (!s || !cfg)
+		goto out;
+	if (!kver)
+		kver = kf_dotconfig_kver(cfg);
+	if (!kver) {
+		cli_error("%s: no kernel version in the header ('# Linux/<arch> X.Y.Z Kernel Configuration'); pass --kver X.Y.Z",
+			  config);
+		goto out;
+	}
+	if (!kf_dotconfig_count(cfg)) {
+		cli_error("%s: no CONFIG_ lines: not a kernel config", config);
+		goto out;
+	}
+	if (!arch)
+		arch = kf_dotconfig_arch(cfg);
+	prof_check_opts o = {kver, arch, initramfs};
+	size_t unmet = prof_check(db, s, cfg, &o, &res);
+	int eff_initramfs = initramfs != PROF_INITRAMFS_UNKNOWN ? initramfs : s->initramfs;
+	size_t nreq = 0, nrec = 0, unfollowed = 0;
+	for (size_t i = 0; i < s->n; i++) {
+		if (res[i].outcome == PROF_NOT_APPLICABLE || res[i].outcome == PROF_SHADOWED)
+			continue;
+		if (res[i].req->level == PROF_REQUIRE)
+			nreq++;
+		else {
+			nrec++;
+			if (res[i].outcome == PROF_UNMET)
+				unfollowed++;
+		}
+	}
+	kf_strbuf sb = KF_STRBUF_INIT;
+	char vb[16];
+	if (json) {
+		json_report(&sb, config, cfg, kver, arch, eff_initramfs, s, res, unmet, nreq, nrec,
+			    unfollowed, all);
+	} else {
+		/* unmet requires first, then recommendations */
+		for (int pass = 0; pass < 3; pass++)
+			for (size_t i = 0; i < s->n; i++) {
+				const prof_result *x = &res[i];
+				const prof_req *r = x->req;
+				const char *tag;
+				if (pass == 0 && x->outcome == PROF_UNMET && r->level == PROF_REQUIRE)
+					tag = "unmet";
+				else if (pass == 1 && x->outcome == PROF_UNMET && r->level == PROF_RECOMMEND)
+					tag = "warning";
+				else if (pass == 2 && all && x->outcome == PROF_MET)
+					tag = "ok";
+				else
+					continue;
+				kf_strbuf_addf(&sb, "%s: CONFIG_%s: wanted %s, found %s%s: %s (%s:%d, ", tag,
+					       x->checked, x->wanted, x->found,
+					       r->boot ? " (boot-critical)" : "", r->reason, r->loc.file,
+					       r->loc.line);
+				chain_text(&sb, r);
+				kf_strbuf_addstr(&sb, ")\n");
+			}
+		kf_strbuf_addf(&sb, "%s on %s%s%s: %zu requirement%s, %zu unmet; %zu recommendation%s, %zu not followed\n",
+			       config, kf_kver_format(kver, vb), arch ? " " : "", arch ? arch : "",
+			       nreq, nreq == 1 ? "" : "s", unmet, nrec, nrec == 1 ? "" : "s", unfollowed);
+		if (s->kmin && (kver < s->kmin || (s->kmax && kver >= s->kmax))) {
+			char lo[16], hi[16];
+			kf_strbuf_addf(&sb, "note: the distro profile ships kernels >=%s%s%s; this config is %s\n",
+				       kf_kver_format(s->kmin, lo), s->kmax ? " <" : "",
+				       s->kmax ? kf_kver_format(s->kmax, hi) : "", kf_kver_format(kver, vb));
+		}
+	}
+	fputs(kf_strbuf_str(&sb), stdout);
+	kf_strbuf_release(&sb);
+	rc = unmet ? KF_EXIT_UNMET : KF_EXIT_OK;
+out:
+	free(res);
+	kf_dotconfig_free(cfg);
+	prof_set_free(s);
+	prof_db_free(db);
+	free(defcfg);
+	profcli_release(&po);
+	return rc;
+}

@@ -1,0 +1,397 @@
+/*
+ * cmd_profiles.c - `kfit profiles`: list the profile database, show one
+ * profile's fully resolved requirements (for a kernel version), and lint
+ * the database (optionally against kernel trees).
+ */
+#include "cli.h"
+#include "profcli.h"
+
+#include "kfit/dotconfig.h"
+#include "kfit/profile.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char cmd_profiles_usage[] =
+	"usage: kfit profiles [--json] [--profiles DIR] [--local FILE...]\n"
+	"       kfit profiles show NAME... [-k TREE] [--kver X.Y.Z] [--arch ARCH] [--json]\n"
+	"       kfit profiles lint [-k TREE...] [--profiles DIR] [--local FILE...]\n"
+	"\n"
+	"List the profiles (what a distro release, an init system, a feature or a\n"
+	"platform needs from the kernel), show the resolved requirements of one or\n"
+	"more profiles with reason, source and origin, or check the database.\n"
+	"\n"
+	"options:\n"
+	"  -k, --tree TREE   kernel source tree: its version selects requirements;\n"
+	"                    lint checks every symbol exists in it (repeatable)\n"
+	"  --kver X.Y.Z      show the requirements that apply to this kernel, with\n"
+	"                    symbol names as that kernel spells them\n"
+	"  --arch ARCH       architecture (x86_64, i386, arm64, ...)\n"
+	"  --json            machine-readable output (docs/profiles.md has the schema)\n"
+	"  --profiles DIR    profile database (default: the one shipped with kfit)\n"
+	"  --local FILE      add a local profile file; -p FILE.kfit works as well\n"
+	"\n"
+	"exit status: 0 ok, 1 lint found problems, 2 bad usage or a broken profile\n";
+
+static int kind_order(prof_kind k)
+{
+	static const int order[] = {0, 1, 2, 3, 4};
+	return order[k];
+}
+
+static int list_profiles(prof_db *db, bool json)
+{
+	kf_strbuf sb = KF_STRBUF_INIT;
+	size_t n = prof_db_count(db);
+	if (json)
+		kf_strbuf_addstr(&sb, "{\"profiles\": [");
+	else
+		kf_strbuf_addf(&sb, "%-22s %-9s %s\n", "NAME", "KIND", "TITLE");
+	bool first = true;
+	for (int k = 0; k < 5; k++)
+		for (size_t i = 0; i < n; i++) {
+			const prof_profile *p = prof_db_get(db, i);
+			if (kind_order(p->kind) != k)
+				continue;
+			if (json) {
+				kf_strbuf_addstr(&sb, first ? "\n  {\"name\": " : ",\n  {\"name\": ");
+				json_str(&sb, p->name);
+				kf_strbuf_addstr(&sb, ", \"kind\": ");
+				json_str(&sb, prof_kind_name(p->kind));
+				kf_strbuf_addstr(&sb, ", \"title\": ");
+				json_str(&sb, p->title);
+				kf_strbuf_addstr(&sb, ", \"file\": ");
+				json_str(&sb, p->loc.file);
+				kf_strbuf_addf(&sb, ", \"line\": %d", p->loc.line);
+				if (p->stem)
+					kf_strbuf_addf(&sb, ", \"template\": true, \"versions\": {\"min\": %ld, \"max\": %ld}",
+						       p->vmin, p->vmax);
+				kf_strbuf_addstr(&sb, "}");
+			} else {
+				kf_strbuf_addf(&sb, "%-22s %-9s %s\n", p->name, prof_kind_name(p->kind),
+					       p->title ? p->title : "");
+			}
+			first = false;
+		}
+	if (json)
+		kf_strbuf_addstr(&sb, "\n]}\n");
+	fputs(kf_strbuf_str(&sb), stdout);
+	kf_strbuf_release(&sb);
+	return KF_EXIT_OK;
+}
+
+static const char *want_kind(prof_want w)
+{
+	static const char *const n[] = {"enabled", "builtin", "off", "string", "number"};
+	return n[w];
+}
+
+static void json_req(kf_strbuf *sb, const prof_db *db, const prof_set *s, const prof_req *r,
+		     uint32_t kver)
+{
+	char vb[16];
+	kf_strbuf_addstr(sb, "{\"symbol\": ");
+	json_str(sb, r->key);
+	kf_strbuf_addstr(sb, ", \"expr\": ");
+	json_str(sb, prof_req_expr(s->arena, r));
+	kf_strbuf_addstr(sb, ", \"alternatives\": [");
+	for (size_t k = 0; k < r->nalts; k++) {
+		const prof_alt *a = &r->alts[k];
+		kf_strbuf_addstr(sb, k ? ", {\"name\": " : "{\"name\": ");
+		json_str(sb, a->sym);
+		kf_strbuf_addstr(sb, ", \"name_in_kernel\": ");
+		json_str(sb, prof_sym_for_kver(db, a->sym, kver));
+		kf_strbuf_addstr(sb, ", \"want\": ");
+		json_str(sb, want_kind(a->want));
+		kf_strbuf_addstr(sb, ", \"value\": ");
+		json_str(sb, a->value);
+		kf_strbuf_addstr(sb, ", \"wanted\": ");
+		json_str(sb, prof_alt_wanted(s->arena, a, r->boot, s->initramfs));
+		kf_strbuf_addstr(sb, "}");
+	}
+	kf_strbuf_addf(sb, "], \"level\": \"%s\", \"boot\": %s, \"override\": %s",
+		       prof_level_name(r->level), r->boot ? "true" : "false",
+		       r->override ? "true" : "false");
+	kf_strbuf_addstr(sb, ", \"when\": {\"kernel_min\": ");
+	json_str(sb, r->cond.kmin ? kf_kver_format(r->cond.kmin, vb) : NULL);
+	kf_strbuf_addstr(sb, ", \"kernel_below\": ");
+	json_str(sb, r->cond.kmax ? kf_kver_format(r->cond.kmax, vb) : NULL);
+	kf_strbuf_addstr(sb, ", \"arch\": [");
+	for (size_t k = 0; k < r->cond.narch; k++) {
+		if (k)
+			kf_strbuf_addstr(sb, ", ");
+		json_str(sb, r->cond.arch[k]);
+	}
+	kf_strbuf_addstr(sb, "], \"if\": ");
+	json_str(sb, r->cond.if_sym);
+	kf_strbuf_addstr(sb, "}, \"reason\": ");
+	json_str(sb, r->reason);
+	kf_strbuf_addstr(sb, ", \"sources\": [");
+	for (size_t k = 0; k < r->nsources; k++) {
+		if (k)
+			kf_strbuf_addstr(sb, ", ");
+		json_str(sb, r->sources[k]);
+	}
+	kf_strbuf_addstr(sb, "], \"file\": ");
+	json_str(sb, r->loc.file);
+	kf_strbuf_addf(sb, ", \"line\": %d, \"col\": %d, \"profile\": ", r->loc.line, r->loc.col);
+	json_str(sb, r->profile);
+	kf_strbuf_addstr(sb, ", \"chain\": [");
+	for (size_t k = 0; k < r->nchain; k++) {
+		if (k)
+			kf_strbuf_addstr(sb, ", ");
+		json_str(sb, r->chain[k]);
+	}
+	kf_strbuf_addstr(sb, "], \"shadowed_by\": ");
+	if (r->shadowed_by) {
+		kf_strbuf_addstr(sb, "{\"file\": ");
+		json_str(sb, r->shadowed_by->loc.file);
+		kf_strbuf_addf(sb, ", \"line\": %d}", r->shadowed_by->loc.line);
+	} else {
+		kf_strbuf_addstr(sb, "null");
+	}
+	kf_strbuf_addstr(sb, "}");
+}
+
+static void text_chain(kf_strbuf *sb, const prof_req *r)
+{
+	for (size_t k = 0; k < r->nchain; k++)
+		kf_strbuf_addf(sb, "%s%s", k ? " > " : "", r->chain[k]);
+}
+
+static int show_profiles(prof_db *db, profcli_opts *po, uint32_t kver, const char *arch, bool json)
+{
+	kf_diags d = KF_DIAGS_INIT;
+	prof_set *s = prof_resolve(db, po->names, po->nnames, &d);
+	cli_print_diags(&d);
+	kf_diags_release(&d);
+	if (!s)
+		return KF_EXIT_BAD;
+	kf_strbuf sb = KF_STRBUF_INIT;
+	char vb[16];
+	size_t nreq = 0, nrec = 0;
+	if (json) {
+		kf_strbuf_addstr(&sb, "{\"profiles\": [");
+		for (size_t i = 0; i < s->nnames; i++) {
+			long param;
+			const prof_profile *p = prof_db_find(db, s->names[i], &param, NULL);
+			kf_strbuf_addstr(&sb, i ? ", {\"name\": " : "{\"name\": ");
+			json_str(&sb, s->names[i]);
+			kf_strbuf_addstr(&sb, ", \"kind\": ");
+			json_str(&sb, prof_kind_name(p->kind));
+			kf_strbuf_addstr(&sb, ", \"title\": ");
+			json_str(&sb, p->title);
+			kf_strbuf_addstr(&sb, ", \"inherit\": ");
+			json_str(&sb, p->inherit);
+			kf_strbuf_addstr(&sb, ", \"sources\": [");
+			for (size_t k = 0; k < p->nsources; k++) {
+				if (k)
+					kf_strbuf_addstr(&sb, ", ");
+				json_str(&sb, p->sources[k]);
+			}
+			kf_strbuf_addstr(&sb, "]}");
+		}
+		kf_strbuf_addstr(&sb, "], \"kernel\": ");
+		json_str(&sb, kver ? kf_kver_format(kver, vb) : NULL);
+		kf_strbuf_addstr(&sb, ", \"arch\": ");
+		json_str(&sb, arch);
+		kf_strbuf_addstr(&sb, ", \"init\": ");
+		json_str(&sb, s->init);
+		kf_strbuf_addstr(&sb, ", \"lsm\": ");
+		json_str(&sb, s->lsm);
+		kf_strbuf_addstr(&sb, ", \"firewall\": ");
+		json_str(&sb, s->firewall);
+		kf_strbuf_addf(&sb, ", \"initramfs\": \"%s\"",
+			       s->initramfs == PROF_INITRAMFS_YES ? "yes"
+			       : s->initramfs == PROF_INITRAMFS_NO ? "no" : "unknown");
+		kf_strbuf_addstr(&sb, ", \"ships_kernel\": {\"min\": ");
+		json_str(&sb, s->kmin ? kf_kver_format(s->kmin, vb) : NULL);
+		kf_strbuf_addstr(&sb, ", \"below\": ");
+		json_str(&sb, s->kmax ? kf_kver_format(s->kmax, vb) : NULL);
+		kf_strbuf_addstr(&sb, "}, \"requirements\": [");
+		bool first = true;
+		for (size_t i = 0; i < s->n; i++) {
+			const prof_req *r = s->reqs[i];
+			if (kver && !prof_req_applies(r, kver, arch))
+				continue;
+			kf_strbuf_addstr(&sb, first ? "\n  " : ",\n  ");
+			json_req(&sb, db, s, r, kver);
+			first = false;
+		}
+		kf_strbuf_addstr(&sb, "\n]}\n");
+		fputs(kf_strbuf_str(&sb), stdout);
+		kf_strbuf_release(&sb);
+		prof_set_free(s);
+		return KF_EXIT_OK;
+	}
+	for (size_t i = 0; i < s->nnames; i++) {
+		long param;
+		const prof_profile *p = prof_db_find(db, s->names[i], &param, NULL);
+		kf_strbuf_addf(&sb, "%s: %s (%s)\n", s->names[i], p->title ? p->title : "",
+			       prof_kind_name(p->kind));
+		if (p->inherit)
+			kf_strbuf_addf(&sb, "  inherits: %s\n", p->inherit);
+		for (size_t k = 0; k < p->nsources; k++)
+			kf_strbuf_addf(&sb, "  source: %s\n", p->sources[k]);
+	}
+	if (s->init || s->lsm || s->firewall)
+		kf_strbuf_addf(&sb, "  init: %s, lsm: %s, firewall: %s\n", s->init ? s->init : "-",
+			       s->lsm ? s->lsm : "-", s->firewall ? s->firewall : "-");
+	if (s->initramfs != PROF_INITRAMFS_UNKNOWN)
+		kf_strbuf_addf(&sb, "  initramfs: %s\n", s->initramfs == PROF_INITRAMFS_YES ? "yes" : "no");
+	if (s->kmin || s->kmax) {
+		kf_strbuf_addstr(&sb, "  ships kernel:");
+		if (s->kmin)
+			kf_strbuf_addf(&sb, " >=%s", kf_kver_format(s->kmin, vb));
+		if (s->kmax)
+			kf_strbuf_addf(&sb, " <%s", kf_kver_format(s->kmax, vb));
+		kf_strbuf_addch(&sb, '\n');
+	}
+	if (kver)
+		kf_strbuf_addf(&sb, "  for kernel %s%s%s\n", kf_kver_format(kver, vb),
+			       arch ? " on " : "", arch ? arch : "");
+	for (size_t i = 0; i < s->n; i++) {
+		const prof_req *r = s->reqs[i];
+		if (kver && !prof_req_applies(r, kver, arch))
+			continue;
+		if (r->level == PROF_REQUIRE)
+			nreq++;
+		else
+			nrec++;
+		kf_strbuf_addf(&sb, "\n%s %s", prof_level_name(r->level), prof_req_expr(s->arena, r));
+		if (r->boot)
+			kf_strbuf_addstr(&sb, " boot");
+		const char *ct = prof_cond_text(s->arena, &r->cond);
+		if (*ct)
+			kf_strbuf_addf(&sb, " %s", ct);
+		kf_strbuf_addch(&sb, '\n');
+		if (kver) {
+			for (size_t k = 0; k < r->nalts; k++) {
+				const char *n = prof_sym_for_kver(db, r->alts[k].sym, kver);
+				if (strcmp(n, r->alts[k].sym))
+					kf_strbuf_addf(&sb, "  renamed: %s is %s in %s\n", r->alts[k].sym, n,
+						       kf_kver_format(kver, vb));
+			}
+		}
+		if (r->boot)
+			kf_strbuf_addf(&sb, "  boot-critical: wanted %s (initramfs: %s)\n",
+				       prof_alt_wanted(s->arena, &r->alts[0], true, s->initramfs),
+				       s->initramfs == PROF_INITRAMFS_NO ? "no" : "yes");
+		kf_strbuf_addf(&sb, "  reason: %s\n", r->reason);
+		for (size_t k = 0; k < r->nsources; k++)
+			kf_strbuf_addf(&sb, "  source: %s\n", r->sources[k]);
+		kf_strbuf_addf(&sb, "  from: %s:%d (", r->loc.file, r->loc.line);
+		text_chain(&sb, r);
+		kf_strbuf_addstr(&sb, ")\n");
+		if (r->shadowed_by)
+			kf_strbuf_addf(&sb, "  not applied: contradicted by the requirement at %s:%d\n",
+				       r->shadowed_by->loc.file, r->shadowed_by->loc.line);
+	}
+	kf_strbuf_addf(&sb, "\n%zu requirements, %zu recommendations\n", nreq, nrec);
+	fputs(kf_strbuf_str(&sb), stdout);
+	kf_strbuf_release(&sb);
+	prof_set_free(s);
+	return KF_EXIT_OK;
+}
+
+static int lint_profiles(prof_db *db, const char **trees, size_t ntrees)
+{
+	return profiles_lint_trees(db, trees, ntrees);
+}
+
+int cmd_profiles(int argc, char **argv)
+{
+	profcli_opts po;
+	memset(&po, 0, sizeof(po));
+	int i = 1;
+	const char *sub = "list";
+	if (i < argc && argv[i][0] != '-') {
+		sub = argv[i];
+		i++;
+	}
+	if (strcmp(sub, "list") && strcmp(sub, "show") && strcmp(sub, "lint")) {
+		cli_error("unknown profiles command '%s' (expected show or lint)", sub);
+		fputs(cmd_profiles_usage, stderr);
+		return KF_EXIT_BAD;
+	}
+	bool json = false;
+	const char *kver_s = NULL, *arch = NULL;
+	const char **trees = NULL;
+	size_t ntrees = 0, treealloc = 0;
+	int rc = KF_EXIT_BAD;
+	for (; i < argc; i++) {
+		int miss = 0;
+		const char *v;
+		int r = profcli_arg(&po, argc, argv, &i);
+		if (r < 0)
+			goto out;
+		if (r > 0)
+			continue;
+		if (!strcmp(argv[i], "--json")) {
+			json = true;
+		} else if ((v = profcli_optval(argc, argv, &i, "-k", "--tree", &miss))) {
+			KF_GROW(trees, ntrees + 1, treealloc);
+			trees[ntrees++] = v;
+		} else if (miss) {
+			goto out;
+		} else if ((v = profcli_optval(argc, argv, &i, NULL, "--kver", &miss))) {
+			kver_s = v;
+		} else if (miss) {
+			goto out;
+		} else if ((v = profcli_optval(argc, argv, &i, NULL, "--arch", &miss))) {
+			arch = v;
+		} else if (miss) {
+			goto out;
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			cli_error("unknown option '%s'", argv[i]);
+			goto out;
+		} else if (!strcmp(sub, "show")) {
+			KF_GROW(po.names, po.nnames + 1, po.namealloc);
+			po.names[po.nnames++] = argv[i];
+		} else {
+			cli_error("unexpected argument '%s'", argv[i]);
+			goto out;
+		}
+	}
+	uint32_t kver = 0;
+	if (kver_s && kf_kver_parse(kver_s, &kver) < 0) {
+		cli_error("invalid kernel version '%s' (expected X.Y.Z)", kver_s);
+		goto out;
+	}
+	if (!strcmp(sub, "show") && !po.nnames) {
+		cli_error("profiles show needs a profile name");
+		goto out;
+	}
+	if (strcmp(sub, "show") && po.nnames) {
+		cli_error("-p is for 'profiles show' and 'check'");
+		goto out;
+	}
+	if (!strcmp(sub, "show") && ntrees > 1) {
+		cli_error("profiles show takes one tree");
+		goto out;
+	}
+	prof_db *db = profcli_load(&po);
+	if (!db)
+		goto out;
+	if (!strcmp(sub, "list")) {
+		rc = list_profiles(db, json);
+	} else if (!strcmp(sub, "show")) {
+		if (ntrees && !kver) {
+			uint32_t tv = 0;
+			if (profiles_tree_kver(trees[0], &tv) < 0) {
+				prof_db_free(db);
+				goto out;
+			}
+			kver = tv;
+		}
+		rc = show_profiles(db, &po, kver, arch, json);
+	} else {
+		rc = lint_profiles(db, trees, ntrees);
+	}
+	prof_db_free(db);
+out:
+	free(trees);
+	profcli_release(&po);
+	return rc;
+}

@@ -1,0 +1,185 @@
+/*
+ * profcli.c - profile database loading and option handling shared by
+ * `kfit profiles` and `kfit check`.  The database directory is, in order:
+ * --profiles DIR, $KFIT_PROFILES, <binary>/../profiles (the source tree),
+ * <binary>/../share/kfit/profiles (installed).
+ */
+#include "profcli.h"
+#include "cli.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+const char *profcli_optval(int argc, char **argv, int *i, const char *shortopt,
+			   const char *longopt, int *missing)
+{
+	const char *a = argv[*i];
+	*missing = 0;
+	if ((shortopt && !strcmp(a, shortopt)) || (longopt && !strcmp(a, longopt))) {
+		if (*i + 1 >= argc) {
+			cli_error("option '%s' needs a value", a);
+			*missing = 1;
+			return NULL;
+		}
+		*i += 1;
+		return argv[*i];
+	}
+	if (longopt) {
+		size_t l = strlen(longopt);
+		if (!strncmp(a, longopt, l) && a[l] == '=')
+			return a + l + 1;
+	}
+	if (shortopt && shortopt[1] && !shortopt[2] && a[0] == '-' && a[1] == shortopt[1] && a[2] &&
+	    a[1] != '-')
+		return a + 2;
+	return NULL;
+}
+
+int profcli_arg(profcli_opts *o, int argc, char **argv, int *i)
+{
+	int miss;
+	const char *v;
+	if ((v = profcli_optval(argc, argv, i, NULL, "--profiles", &miss))) {
+		o->dir = v;
+		return 1;
+	}
+	if (miss)
+		return -1;
+	if ((v = profcli_optval(argc, argv, i, NULL, "--local", &miss))) {
+		KF_GROW(o->locals, o->nlocals + 1, o->localloc);
+		o->locals[o->nlocals++] = v;
+		return 1;
+	}
+	if (miss)
+		return -1;
+	if ((v = profcli_optval(argc, argv, i, "-p", "--profile", &miss))) {
+		KF_GROW(o->names, o->nnames + 1, o->namealloc);
+		o->names[o->nnames++] = v;
+		return 1;
+	}
+	if (miss)
+		return -1;
+	return 0;
+}
+
+static bool names_file(const char *n)
+{
+	size_t l = strlen(n);
+	return strchr(n, '/') || (l > 5 && !strcmp(n + l - 5, ".kfit"));
+}
+
+/* The default database directory, malloc'd, or NULL. */
+static char *default_dir(void)
+{
+	const char *env = getenv("KFIT_PROFILES");
+	if (env && *env)
+		return kf_xstrdup(env);
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n <= 0)
+		return NULL;
+	exe[n] = 0;
+	char *slash = strrchr(exe, '/');
+	if (!slash)
+		return NULL;
+	*slash = 0;
+	static const char *const rel[] = {"/../profiles", "/../share/kfit/profiles"};
+	for (size_t i = 0; i < 2; i++) {
+		char *p = kf_xasprintf("%s%s", exe, rel[i]);
+		if (kf_is_dir(p))
+			return p;
+		free(p);
+	}
+	return NULL;
+}
+
+prof_db *profcli_load(profcli_opts *o)
+{
+	kf_diags d = KF_DIAGS_INIT;
+	prof_db *db = prof_db_new();
+	char *dir = o->dir ? kf_xstrdup(o->dir) : default_dir();
+	if (!dir) {
+		cli_error("cannot find the profile database (use --profiles DIR or set KFIT_PROFILES)");
+		prof_db_free(db);
+		return NULL;
+	}
+	prof_db_add_dir(db, dir, &d);
+	free(dir);
+	for (size_t i = 0; i < o->nlocals; i++)
+		prof_db_add_file(db, o->locals[i], &d);
+	/* -p FILE: load it and use every profile it defines */
+	const char **names = NULL;
+	size_t n = 0, alloc = 0;
+	for (size_t i = 0; i < o->nnames; i++) {
+		if (!names_file(o->names[i])) {
+			KF_GROW(names, n + 1, alloc);
+			names[n++] = o->names[i];
+			continue;
+		}
+		if (prof_db_add_file(db, o->names[i], &d) < 0)
+			continue;
+		const char **fn;
+		size_t nf = prof_db_file_profiles(db, o->names[i], &fn);
+		if (!nf) {
+			kf_diag_add(&d, KF_ERROR, o->names[i], 0, 0, "file defines no profile");
+			continue;
+		}
+		for (size_t k = 0; k < nf; k++) {
+			KF_GROW(names, n + 1, alloc);
+			names[n++] = fn[k];
+		}
+	}
+	free(o->names);
+	o->names = names;
+	o->nnames = n;
+	o->namealloc = alloc;
+	cli_print_diags(&d);
+	size_t nerr = d.nerr;
+	kf_diags_release(&d);
+	if (nerr) {
+		prof_db_free(db);
+		return NULL;
+	}
+	return db;
+}
+
+void profcli_release(profcli_opts *o)
+{
+	free(o->locals);
+	free(o->names);
+	memset(o, 0, sizeof(*o));
+}
+
+void json_str(kf_strbuf *sb, const char *s)
+{
+	if (!s) {
+		kf_strbuf_addstr(sb, "null");
+		return;
+	}
+	kf_strbuf_addch(sb, '"');
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		switch (*p) {
+		case '"':
+			kf_strbuf_addstr(sb, "\\\"");
+			break;
+		case '\\':
+			kf_strbuf_addstr(sb, "\\\\");
+			break;
+		case '\n':
+			kf_strbuf_addstr(sb, "\\n");
+			break;
+		case '\t':
+			kf_strbuf_addstr(sb, "\\t");
+			break;
+		default:
+			if (*p < 0x20)
+				kf_strbuf_addf(sb, "\\u%04x", *p);
+			else
+				kf_strbuf_addch(sb, *p);
+		}
+	}
+	kf_strbuf_addch(sb, '"');
+}

@@ -1,0 +1,46 @@
+/*
+ * profcli.h - what `kfit profiles` and `kfit check` share: finding and
+ * loading the profile database, -p arguments that name files, and JSON
+ * string output.
+ */
+#ifndef KFIT_PROFCLI_H
+#define KFIT_PROFCLI_H
+
+#include "kfit/profile.h"
+#include "kfit/util.h"
+
+/* Options every profile-using command accepts. */
+typedef struct profcli_opts {
+	const char *dir;      /* --profiles DIR, or NULL for the default */
+	const char **locals;  /* --local FILE and -p FILE.kfit */
+	size_t nlocals;       /* how many */
+	size_t localloc;      /* capacity of locals */
+	const char **names;   /* -p NAME in order (files expanded at load) */
+	size_t nnames;        /* how many */
+	size_t namealloc;     /* capacity of names */
+} profcli_opts;
+
+/*
+ * Try to take argv[*i] (and its value) as a shared option: --profiles DIR,
+ * --local FILE, -p NAME / -pNAME / --profile NAME.  Returns 1 when taken,
+ * 0 when not ours, -1 on a missing value (error printed).
+ */
+int profcli_arg(profcli_opts *o, int argc, char **argv, int *i);
+/* The value of an option "-x V", "--xx V" or "--xx=V"; NULL when argv[*i]
+ * is not that option; advances *i past the value. */
+const char *profcli_optval(int argc, char **argv, int *i, const char *shortopt,
+			   const char *longopt, int *missing);
+/* Load the database (default directory, plus locals); names that are .kfit
+ * files become the profiles those files define.  NULL after printing the
+ * errors. */
+prof_db *profcli_load(profcli_opts *o);
+void profcli_release(profcli_opts *o);
+
+/* Append s as a JSON string (quoted, escaped); NULL becomes null. */
+void json_str(kf_strbuf *sb, const char *s);
+
+/* `profiles` helpers that read kernel trees (src/profiles_tree.c). */
+int profiles_tree_kver(const char *tree, uint32_t *kver);
+int profiles_lint_trees(prof_db *db, const char **trees, size_t ntrees);
+
+#endif
