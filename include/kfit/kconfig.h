@@ -34,4 +34,48 @@ kc_sym *kc_sym_find(kc_tree *t, const char *name);
 /* KERNELVERSION of the tree, e.g. "6.1.192". */
 const char *kc_tree_kernelversion(const kc_tree *t);
 
+/* The configuration modes of the kernel's conf. */
+typedef enum kc_mode {
+	KC_MODE_OLDDEFCONFIG,
+	KC_MODE_ALLDEFCONFIG,
+	KC_MODE_ALLNOCONFIG,
+	KC_MODE_ALLYESCONFIG,
+	KC_MODE_ALLMODCONFIG,
+	KC_MODE_RANDCONFIG,
+	KC_MODE_DEFCONFIG,
+	KC_MODE_SAVEDEFCONFIG,
+	KC_MODE_LISTNEWCONFIG,
+	KC_MODE_TINYCONFIG,
+} kc_mode;
+
+typedef struct kc_run_opts {
+	kc_mode mode;              /* what to do */
+	const char *config;        /* the .config read and written */
+	const char *file;          /* defconfig input / savedefconfig output */
+	const char *allconfig;     /* KCONFIG_ALLCONFIG, or NULL when unset */
+	const char *defconfig_list; /* starting configs when config is missing */
+	bool warn_unknown;         /* KCONFIG_WARN_UNKNOWN_SYMBOLS */
+	bool werror;               /* KCONFIG_WERROR */
+	bool overwrite;            /* KCONFIG_OVERWRITECONFIG: write in place */
+	const char *seed;          /* KCONFIG_SEED, or NULL */
+	const char *probability;   /* KCONFIG_PROBABILITY, or NULL */
+} kc_run_opts;
+
+/*
+ * Run a mode as `make MODE` runs conf: read, compute, write the .config
+ * (or the savedefconfig file).  Text conf prints on stdout is appended to
+ * out; warnings go to the diagnostics.  Returns 0, 1 when the kernel's
+ * conf would fail (e.g. a missing defconfig), or -1 on an I/O error.
+ */
+int kc_run(kc_tree *t, const kc_run_opts *o, kf_strbuf *out);
+
+/* The default defconfig of the tree's ARCH (as `make defconfig` uses). */
+char *kc_default_defconfig(kc_tree *t);
+/* KCONFIG_DEFCONFIG_LIST as scripts/kconfig/Makefile builds it. */
+char *kc_default_defconfig_list(kc_tree *t);
+/* Text printed by the preprocessor ($(info), ...) while loading. */
+const char *kc_tree_output(const kc_tree *t);
+/* How many $(shell) commands ran and how many came from the cache. */
+void kc_tree_shell_stats(const kc_tree *t, int *runs, int *hits);
+
 #endif

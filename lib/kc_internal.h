@@ -1,0 +1,385 @@
+/*
+ * kc_internal.h - data structures shared by the phases of the Kconfig
+ * engine: lexer/parser (kc_parse.c), preprocessor (kc_preproc.c),
+ * expressions (kc_expr.c), menu finalization (kc_menu.c), symbol
+ * evaluation (kc_sym.c), .config I/O and conf's modes (kc_conf.c).
+ *
+ * The model follows the kernel's scripts/kconfig closely on purpose: the
+ * output must match it byte for byte, including the order in which
+ * symbols are evaluated (the hash table iteration order decides which
+ * warning comes first).  Two generations of semantics are implemented:
+ * KC_SEM_V1 (choices are symbols, tristate and optional choices; kernels
+ * up to 6.10) and KC_SEM_V2 (choices hold an ordered member list; 6.11+).
+ * See docs/semantics.md.
+ */
+#ifndef KC_INTERNAL_H
+#define KC_INTERNAL_H
+
+#include "kfit/kconfig.h"
+#include "kfit/util.h"
+
+#include <stdio.h>
+
+typedef enum kc_tri { KC_NO, KC_MOD, KC_YES } kc_tri;
+
+#define TRI_AND(a, b) ((a) < (b) ? (a) : (b))
+#define TRI_OR(a, b) ((a) > (b) ? (a) : (b))
+#define TRI_NOT(a) (2 - (a))
+
+enum kc_sem {
+	KC_SEM_V1 = 1, /* kernels before 6.11 */
+	KC_SEM_V2 = 2, /* 6.11 and later: new choice model */
+};
+
+enum kc_expr_type {
+	E_NONE,
+	E_OR,
+	E_AND,
+	E_NOT,
+	E_EQUAL,
+	E_UNEQUAL,
+	E_LTH,
+	E_LEQ,
+	E_GTH,
+	E_GEQ,
+	E_LIST,
+	E_SYMBOL,
+	E_RANGE,
+};
+
+typedef struct kc_expr kc_expr;
+typedef struct kc_prop kc_prop;
+typedef struct kc_menu kc_menu;
+
+union kc_expr_data {
+	kc_expr *expr; /* sub-expression */
+	kc_sym *sym;   /* symbol operand */
+};
+
+struct kc_expr {
+	enum kc_expr_type type;  /* operator */
+	union kc_expr_data left; /* left operand (or the only one) */
+	union kc_expr_data right; /* right operand */
+};
+
+enum kc_sym_type { S_UNKNOWN, S_BOOLEAN, S_TRISTATE, S_INT, S_HEX, S_STRING };
+
+enum { S_DEF_USER, S_DEF_AUTO, S_DEF_COUNT = 4 };
+
+typedef struct kc_value {
+	void *val;  /* string value, or (V1 choices) the chosen kc_sym */
+	kc_tri tri; /* tristate value */
+} kc_value;
+
+typedef struct kc_expr_value {
+	kc_expr *expr; /* the expression */
+	kc_tri tri;    /* its last computed value */
+} kc_expr_value;
+
+#define SYMBOL_CONST 0x0001
+#define SYMBOL_CHECK 0x0008
+#define SYMBOL_CHOICE 0x0010
+#define SYMBOL_CHOICEVAL 0x0020
+#define SYMBOL_VALID 0x0080
+#define SYMBOL_OPTIONAL 0x0100
+#define SYMBOL_WRITE 0x0200
+#define SYMBOL_CHANGED 0x0400
+#define SYMBOL_WRITTEN 0x0800
+#define SYMBOL_NO_WRITE 0x1000
+#define SYMBOL_CHECKED 0x2000
+#define SYMBOL_WARNED 0x8000
+#define SYMBOL_DEF 0x10000
+#define SYMBOL_DEF_USER 0x10000
+#define SYMBOL_DEF_AUTO 0x20000
+#define SYMBOL_NEED_SET_CHOICE_VALUES 0x100000
+
+struct kc_sym {
+	kc_sym *next;            /* next symbol in the same hash bucket */
+	char *name;              /* name without CONFIG_, NULL for choices */
+	enum kc_sym_type type;   /* bool, tristate, ... */
+	kc_value curr;           /* calculated value (valid with SYMBOL_VALID) */
+	kc_value def[S_DEF_COUNT]; /* values from outside (.config = USER) */
+	kc_tri visible;          /* upper bound from prompt visibility */
+	unsigned flags;          /* SYMBOL_* */
+	kc_prop *prop;           /* properties in definition order */
+	kc_expr_value dir_dep;   /* dependencies of the definitions */
+	kc_expr_value rev_dep;   /* reverse dependencies (select) */
+	kc_expr_value implied;   /* weak reverse dependencies (imply) */
+	kc_menu **menus;         /* V2: menu nodes defining this symbol */
+	size_t nmenus;           /* V2: count of menus */
+	size_t amenus;           /* V2: capacity of menus */
+	kc_menu *choice;         /* V2: the choice whose member list holds us */
+	unsigned seq;            /* creation order, for stable sorting */
+};
+
+enum kc_prop_type {
+	P_UNKNOWN,
+	P_PROMPT,
+	P_COMMENT,
+	P_MENU,
+	P_DEFAULT,
+	P_CHOICE,
+	P_SELECT,
+	P_IMPLY,
+	P_RANGE,
+	P_SYMBOL,
+};
+
+struct kc_prop {
+	kc_prop *next;          /* next property of the same symbol */
+	enum kc_prop_type type; /* kind */
+	const char *text;       /* prompt text for P_PROMPT/P_MENU/P_COMMENT */
+	kc_expr_value visible;  /* condition ("if ...") plus inherited deps */
+	kc_expr *expr;          /* the value/target/range expression */
+	kc_menu *menu;          /* the menu node the property belongs to */
+	const char *file;       /* where it was defined */
+	int lineno;             /* line of the statement */
+};
+
+#define MENU_CHANGED 0x0001
+#define MENU_ROOT 0x0002
+
+struct kc_menu {
+	kc_menu *next;        /* next node at the same level */
+	kc_menu *parent;      /* enclosing node */
+	kc_menu *list;        /* first child */
+	kc_sym *sym;          /* symbol (or choice) of this node, or NULL */
+	kc_prop *prompt;      /* prompt, menu title or comment text */
+	kc_expr *visibility;  /* "visible if" conditions */
+	kc_expr *dep;         /* "depends on" and "if" conditions */
+	unsigned flags;       /* MENU_* */
+	char *help;           /* help text */
+	const char *file;     /* location */
+	int lineno;           /* location */
+	kc_sym **members;     /* V2 choices: member list in priority order */
+	size_t nmembers;      /* V2 choices: count */
+	size_t amembers;      /* V2 choices: capacity */
+};
+
+/* A variable of the Kconfig preprocessor. */
+enum kc_var_flavor { VAR_SIMPLE, VAR_RECURSIVE, VAR_APPEND };
+
+typedef struct kc_var {
+	struct kc_var *next;      /* list in definition order */
+	char *name;               /* variable name */
+	char *value;              /* raw (recursive) or expanded (simple) */
+	enum kc_var_flavor flavor; /* how it expands */
+	int exp_count;            /* recursion guard */
+} kc_var;
+
+/* An environment variable the tree's Kconfig read (for the shell cache). */
+typedef struct kc_env {
+	struct kc_env *next; /* next */
+	char *name;          /* variable */
+	char *value;         /* value */
+} kc_env;
+
+struct kc_lexer; /* kc_parse.c */
+
+struct kc_tree {
+	kf_arena *arena;         /* owns everything below */
+	kf_diags *diags;         /* where problems go */
+	enum kc_sem sem;         /* which generation of semantics */
+	char *srctree;           /* absolute tree path */
+	char *arch;              /* ARCH */
+	char *srcarch;           /* SRCARCH */
+	char *kernelversion;     /* KERNELVERSION */
+	int kver[3];             /* parsed version */
+	kc_sym **hash;           /* symbol hash table */
+	unsigned hashsize;       /* its size (9973 or 16384) */
+	unsigned nsyms;          /* symbols created */
+	kc_sym sym_yes;          /* constant y */
+	kc_sym sym_mod;          /* constant m */
+	kc_sym sym_no;           /* constant n */
+	kc_sym sym_empty;        /* constant "" (V1 default value holder) */
+	kc_sym *modules_sym;     /* the symbol with "modules" */
+	kc_tri modules_val;      /* cached value of modules_sym */
+	kc_menu rootmenu;        /* root of the menu tree */
+	int sym_warnings;        /* unmet dependency warnings printed */
+	int conf_warnings;       /* warnings while reading a .config */
+	bool conf_changed;       /* conf_set_changed state */
+	int nerrors;             /* parse errors */
+	int trans_count;         /* simplifications made by an expr pass */
+	/* preprocessor */
+	kc_var *vars;            /* variables */
+	kc_env *envs;            /* environment variables referenced */
+	char **env;              /* environment given to the tree (NAME=VALUE) */
+	size_t nenv;             /* count of env */
+	size_t aenv;             /* capacity of env */
+	/* parser state */
+	struct kc_lexer *lx;     /* lexer while parsing */
+	kc_menu *current_menu;   /* parser: enclosing menu */
+	kc_menu *current_entry;  /* parser: entry being defined */
+	kc_menu *current_choice; /* parser (V2): choice being defined */
+	kc_menu **last_entry_ptr; /* parser: where the next entry links */
+	/* shell cache */
+	const char *cache_dir;   /* where $(shell) results are cached */
+	bool no_cache;           /* ignore the cache */
+	bool no_shell;           /* never run commands */
+	int shell_runs;          /* commands actually run */
+	int shell_hits;          /* commands served from the cache */
+	/* output collected for the front end */
+	kf_strbuf out;           /* text conf prints on stdout ($(info), ...) */
+	/* random numbers for randconfig (glibc-compatible rand()) */
+	int32_t rand_r[344 + 32]; /* state */
+	int rand_i;              /* position */
+	bool rand_seeded;        /* seeded yet */
+};
+
+/* ---- kc_expr.c ---- */
+kc_expr *expr_alloc_symbol(kc_tree *t, kc_sym *sym);
+kc_expr *expr_alloc_one(kc_tree *t, enum kc_expr_type type, kc_expr *ce);
+kc_expr *expr_alloc_two(kc_tree *t, enum kc_expr_type type, kc_expr *e1,
+			kc_expr *e2);
+kc_expr *expr_alloc_comp(kc_tree *t, enum kc_expr_type type, kc_sym *s1,
+			 kc_sym *s2);
+kc_expr *expr_alloc_and(kc_tree *t, kc_expr *e1, kc_expr *e2);
+kc_expr *expr_alloc_or(kc_tree *t, kc_expr *e1, kc_expr *e2);
+kc_expr *expr_copy(kc_tree *t, const kc_expr *org);
+void expr_eliminate_eq(kc_tree *t, kc_expr **ep1, kc_expr **ep2);
+int expr_eq(kc_tree *t, kc_expr *e1, kc_expr *e2);
+kc_tri expr_calc_value(kc_tree *t, kc_expr *e);
+kc_expr *expr_eliminate_dups(kc_tree *t, kc_expr *e);
+kc_expr *expr_transform(kc_tree *t, kc_expr *e);
+int expr_contains_symbol(kc_expr *dep, kc_sym *sym);
+bool expr_depends_symbol(kc_tree *t, kc_expr *dep, kc_sym *sym);
+kc_expr *expr_trans_compare(kc_tree *t, kc_expr *e, enum kc_expr_type type,
+			    kc_sym *sym);
+/* Print e as the kernel's expr_gstr_print does (with " [=val]"). */
+void expr_gstr_print(kc_tree *t, kc_expr *e, kf_strbuf *out);
+void expr_gstr_print_revdep(kc_tree *t, kc_expr *e, kf_strbuf *out,
+			    kc_tri pr_type, const char *title);
+/* Print without values (for docs/debugging). */
+void expr_print_plain(kc_expr *e, kf_strbuf *out);
+
+static inline int expr_is_yes(kc_tree *t, kc_expr *e)
+{
+	return !e || (e->type == E_SYMBOL && e->left.sym == &t->sym_yes);
+}
+static inline int expr_is_no(kc_tree *t, kc_expr *e)
+{
+	return e && (e->type == E_SYMBOL && e->left.sym == &t->sym_no);
+}
+
+/* ---- kc_sym.c ---- */
+kc_sym *sym_lookup(kc_tree *t, const char *name, unsigned flags);
+kc_sym *sym_find(kc_tree *t, const char *name);
+void sym_calc_value(kc_tree *t, kc_sym *sym);
+void sym_calc_visibility(kc_tree *t, kc_sym *sym);
+enum kc_sym_type sym_get_type(kc_tree *t, kc_sym *sym);
+const char *sym_type_name(enum kc_sym_type type);
+const char *sym_get_string_value(kc_tree *t, kc_sym *sym);
+const char *sym_get_string_default(kc_tree *t, kc_sym *sym);
+bool sym_string_valid(kc_sym *sym, const char *str);
+bool sym_string_within_range(kc_tree *t, kc_sym *sym, const char *str);
+bool sym_tristate_within_range(kc_tree *t, kc_sym *sym, kc_tri val);
+bool sym_set_tristate_value(kc_tree *t, kc_sym *sym, kc_tri val);
+bool sym_set_string_value(kc_tree *t, kc_sym *sym, const char *newval);
+bool sym_is_changeable(kc_tree *t, kc_sym *sym);
+void sym_clear_all_valid(kc_tree *t);
+void sym_set_changed(kc_tree *t, kc_sym *sym);
+kc_prop *sym_get_choice_prop(kc_sym *sym);
+kc_prop *sym_get_range_prop(kc_tree *t, kc_sym *sym);
+kc_sym *prop_get_symbol(kc_prop *prop);
+const char *prop_get_type_name(enum kc_prop_type type);
+kc_sym *sym_choice_default_v1(kc_tree *t, kc_sym *sym);
+kc_sym *sym_choice_default_v2(kc_tree *t, kc_menu *choice);
+kc_sym *sym_calc_choice_v2(kc_tree *t, kc_menu *choice);
+kc_menu *sym_get_choice_menu(kc_tree *t, kc_sym *sym);
+kc_sym *sym_check_deps(kc_tree *t, kc_sym *sym);
+void set_all_choice_values(kc_tree *t, kc_sym *csym);
+void choice_member_move_front(kc_menu *choice, kc_sym *sym);
+void choice_member_move_tail(kc_menu *choice, kc_sym *sym);
+
+static inline kc_tri sym_get_tristate_value(kc_sym *sym)
+{
+	return sym->curr.tri;
+}
+static inline bool sym_is_choice(kc_sym *sym)
+{
+	return sym->flags & SYMBOL_CHOICE ? true : false;
+}
+static inline bool sym_is_choice_value_v1(kc_sym *sym)
+{
+	return sym->flags & SYMBOL_CHOICEVAL ? true : false;
+}
+static inline bool sym_is_choice_value(kc_tree *t, kc_sym *sym)
+{
+	if (t->sem == KC_SEM_V2)
+		return sym->choice != NULL;
+	return sym->flags & SYMBOL_CHOICEVAL ? true : false;
+}
+static inline bool sym_is_optional(kc_sym *sym)
+{
+	return sym->flags & SYMBOL_OPTIONAL ? true : false;
+}
+static inline bool sym_has_value(kc_sym *sym)
+{
+	return sym->flags & SYMBOL_DEF_USER ? true : false;
+}
+
+/* Iterate over all symbols in the kernel's hash table order. */
+#define for_all_symbols(t, i, s)                                                \
+	for ((i) = 0; (i) < (t)->hashsize; (i)++)                            \
+		for ((s) = (t)->hash[(i)]; (s); (s) = (s)->next)
+
+#define for_all_properties(sym, st, tok)                                         \
+	for (st = (sym)->prop; st; st = st->next)                             \
+		if (st->type == (tok))
+#define for_all_defaults(sym, st) for_all_properties(sym, st, P_DEFAULT)
+#define for_all_prompts(sym, st)                                                 \
+	for (st = (sym)->prop; st; st = st->next)                             \
+		if (st->text)
+
+/* ---- kc_menu.c ---- */
+void menu_init(kc_tree *t);
+void menu_add_entry(kc_tree *t, kc_sym *sym, const char *file, int lineno);
+kc_menu *menu_add_menu(kc_tree *t);
+void menu_end_menu(kc_tree *t);
+void menu_add_dep(kc_tree *t, kc_expr *dep);
+void menu_add_visibility(kc_tree *t, kc_expr *dep);
+kc_prop *menu_add_prompt(kc_tree *t, enum kc_prop_type type, const char *prompt,
+			 kc_expr *dep, const char *file, int lineno);
+void menu_add_expr(kc_tree *t, enum kc_prop_type type, kc_expr *expr,
+		   kc_expr *dep, const char *file, int lineno);
+void menu_add_symbol(kc_tree *t, enum kc_prop_type type, kc_sym *sym,
+		     kc_expr *dep, const char *file, int lineno);
+void menu_set_type(kc_tree *t, int type);
+void menu_finalize(kc_tree *t);
+bool menu_is_visible(kc_tree *t, kc_menu *menu);
+const char *menu_get_prompt(kc_menu *menu);
+kc_menu *menu_next(kc_menu *menu, kc_menu *root);
+void menu_warn(kc_tree *t, kc_menu *menu, const char *fmt, ...) KF_PRINTF(3, 4);
+void prop_warn(kc_tree *t, kc_prop *prop, const char *fmt, ...) KF_PRINTF(3, 4);
+
+/* ---- kc_preproc.c ---- */
+char *pp_expand_dollar(kc_tree *t, const char **str);
+char *pp_expand_one_token(kc_tree *t, const char **str);
+char *pp_expand_string(kc_tree *t, const char *in);
+void pp_variable_add(kc_tree *t, const char *name, const char *value,
+		     enum kc_var_flavor flavor);
+const char *pp_getenv(kc_tree *t, const char *name);
+void pp_setenv(kc_tree *t, const char *name, const char *value);
+/* Set up the variables the kernel's Makefile exports (kc_env.c). */
+int kc_env_setup(kc_tree *t, kf_diags *d);
+
+/* ---- kc_parse.c ---- */
+int kc_parse(kc_tree *t, const char *file);
+const char *kc_cur_file(kc_tree *t);
+int kc_cur_lineno(kc_tree *t);
+int kc_lex_lineno(kc_tree *t);
+/* Report a fatal preprocessor error at the current position. */
+void kc_pp_error(kc_tree *t, const char *fmt, ...) KF_PRINTF(2, 3);
+bool kc_pp_failed(kc_tree *t);
+
+/* ---- kc_shell.c ---- */
+char *kc_shell_run(kc_tree *t, const char *cmd);
+
+/* ---- kc_rand.c: glibc-compatible srand()/rand() ---- */
+void kc_srand(kc_tree *t, unsigned seed);
+int kc_rand(kc_tree *t);
+
+/* Messages the kernel prints to stderr (exact text). */
+void kc_warn_raw(kc_tree *t, const char *fmt, ...) KF_PRINTF(2, 3);
+
+#endif

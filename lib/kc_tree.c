@@ -1,0 +1,346 @@
+/*
+ * kc_tree.c - loading a kernel tree: the variables its top-level Makefile
+ * exports to Kconfig (derived as the Makefile derives them, honouring
+ * ARCH, CROSS_COMPILE, LLVM and CC overrides), the choice of semantics
+ * generation by kernel version, parsing, menu finalization and the
+ * recursive dependency check.
+ */
+#include "kc_internal.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+
+extern char **environ;
+
+static char *read_make_var(const char *makefile_text, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p = makefile_text;
+	while (p && *p) {
+		if (!strncmp(p, name, n)) {
+			const char *q = p + n;
+			while (*q == ' ' || *q == '\t')
+				q++;
+			if (*q == '=') {
+				q++;
+				while (*q == ' ' || *q == '\t')
+					q++;
+				const char *e = strchr(q, '\n');
+				size_t len = e ? (size_t)(e - q) : strlen(q);
+				while (len && (q[len - 1] == ' ' || q[len - 1] == '\t'))
+					len--;
+				return kf_xstrndup(q, len);
+			}
+		}
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return kf_xstrdup("");
+}
+
+static const char *subarch(void)
+{
+	static const struct {
+		const char *m, *a;
+	} map[] = {{"x86_64", "x86"}, {"i386", "x86"}, {"i486", "x86"},
+		   {"i586", "x86"},   {"i686", "x86"},  {"aarch64", "arm64"},
+		   {"riscv64", "riscv"}, {"ppc64le", "powerpc"}, {"ppc64", "powerpc"},
+		   {"s390x", "s390"}, {"mips64", "mips"}, {"loongarch64", "loongarch"}};
+	struct utsname u;
+	if (uname(&u) < 0)
+		return "x86";
+	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (!strcmp(u.machine, map[i].m))
+			return map[i].a;
+	if (!strncmp(u.machine, "arm", 3))
+		return "arm";
+	return "x86";
+}
+
+static const char *srcarch_of(const char *arch)
+{
+	if (!strcmp(arch, "i386") || !strcmp(arch, "x86_64"))
+		return "x86";
+	if (!strcmp(arch, "sparc32") || !strcmp(arch, "sparc64"))
+		return "sparc";
+	if (!strcmp(arch, "parisc64"))
+		return "parisc";
+	if (!strcmp(arch, "sh64"))
+		return "sh";
+	return arch;
+}
+
+/* The user's value of a make variable (command line equivalent). */
+static const char *user_var(const char *name)
+{
+	const char *v = getenv(name);
+	return v && *v ? v : NULL;
+}
+
+int kc_env_setup(kc_tree *t, kf_diags *d)
+{
+	/* start from this process's environment, as make passes it on */
+	for (char **e = environ; *e; e++) {
+		if (!strncmp(*e, "LC_ALL=", 7) || !strncmp(*e, "GREP_OPTIONS=", 13))
+			continue; /* the kernel Makefile unexports these */
+		const char *eq = strchr(*e, '=');
+		if (!eq)
+			continue;
+		char *name = kf_xstrndup(*e, (size_t)(eq - *e));
+		pp_setenv(t, name, eq + 1);
+		free(name);
+	}
+	pp_setenv(t, "LC_COLLATE", "C");
+	pp_setenv(t, "LC_NUMERIC", "C");
+
+	kf_strbuf mk = KF_STRBUF_INIT;
+	char *mkpath = kf_xasprintf("%s/Makefile", t->srctree);
+	if (kf_read_file(mkpath, &mk, d) < 0) {
+		free(mkpath);
+		return -1;
+	}
+	free(mkpath);
+	char *ver = read_make_var(mk.buf, "VERSION");
+	char *pl = read_make_var(mk.buf, "PATCHLEVEL");
+	char *sl = read_make_var(mk.buf, "SUBLEVEL");
+	char *ev = read_make_var(mk.buf, "EXTRAVERSION");
+	kf_strbuf_release(&mk);
+	kf_strbuf kv = KF_STRBUF_INIT;
+	kf_strbuf_addstr(&kv, ver);
+	if (*pl) {
+		kf_strbuf_addf(&kv, ".%s", pl);
+		if (*sl)
+			kf_strbuf_addf(&kv, ".%s", sl);
+	}
+	kf_strbuf_addstr(&kv, ev);
+	t->kernelversion = kf_arena_strdup(t->arena, kf_strbuf_str(&kv));
+	t->kver[0] = atoi(ver);
+	t->kver[1] = atoi(pl);
+	t->kver[2] = atoi(sl);
+	kf_strbuf_release(&kv);
+	free(ver);
+	free(pl);
+	free(sl);
+	free(ev);
+
+	const char *sub = subarch();
+	if (!t->arch)
+		t->arch = kf_arena_strdup(t->arena, sub);
+	t->srcarch = kf_arena_strdup(t->arena, srcarch_of(t->arch));
+
+	pp_setenv(t, "srctree", t->srctree);
+	pp_setenv(t, "objtree", ".");
+	pp_setenv(t, "ARCH", t->arch);
+	pp_setenv(t, "SRCARCH", t->srcarch);
+	pp_setenv(t, "SUBARCH", sub);
+	pp_setenv(t, "KERNELVERSION", t->kernelversion);
+	pp_setenv(t, "VERSION", "");
+
+	const char *cross = user_var("CROSS_COMPILE");
+	pp_setenv(t, "CROSS_COMPILE", cross ? cross : "");
+	const char *llvm = user_var("LLVM");
+	char *pre = kf_xstrdup(""), *suf = kf_xstrdup("");
+	if (llvm) {
+		size_t n = strlen(llvm);
+		if (llvm[n - 1] == '/') {
+			free(pre);
+			pre = kf_xstrdup(llvm);
+		} else if (llvm[0] == '-') {
+			free(suf);
+			suf = kf_xstrdup(llvm);
+		}
+	}
+	struct {
+		const char *name, *gnu, *llvm;
+	} tools[] = {{"CC", "gcc", "clang"},	     {"LD", "ld", "ld.lld"},
+		     {"AR", "ar", "llvm-ar"},	     {"NM", "nm", "llvm-nm"},
+		     {"OBJCOPY", "objcopy", "llvm-objcopy"}};
+	for (size_t i = 0; i < sizeof(tools) / sizeof(tools[0]); i++) {
+		const char *u = user_var(tools[i].name);
+		char *v;
+		if (u)
+			v = kf_xstrdup(u);
+		else if (llvm)
+			v = kf_xasprintf("%s%s%s", pre, tools[i].llvm, suf);
+		else
+			v = kf_xasprintf("%s%s", cross ? cross : "", tools[i].gnu);
+		pp_setenv(t, tools[i].name, v);
+		free(v);
+	}
+	char *hostcc = llvm ? kf_xasprintf("%sclang%s", pre, suf) : kf_xstrdup("gcc");
+	pp_setenv(t, "HOSTCC", user_var("HOSTCC") ? user_var("HOSTCC") : hostcc);
+	free(hostcc);
+	free(pre);
+	free(suf);
+	pp_setenv(t, "RUSTC", user_var("RUSTC") ? user_var("RUSTC") : "rustc");
+	pp_setenv(t, "BINDGEN", user_var("BINDGEN") ? user_var("BINDGEN") : "bindgen");
+	pp_setenv(t, "PAHOLE", user_var("PAHOLE") ? user_var("PAHOLE") : "pahole");
+	pp_setenv(t, "PYTHON3", user_var("PYTHON3") ? user_var("PYTHON3") : "python3");
+	pp_setenv(t, "RUSTC_BOOTSTRAP", "1");
+
+	/* CC_VERSION_TEXT = $(subst #,,$(shell LC_ALL=C $(CC) --version 2>/dev/null | head -n 1)) */
+	char *cmd = kf_xasprintf("LC_ALL=C %s --version 2>/dev/null | head -n 1",
+				 pp_getenv(t, "CC"));
+	char *txt = kc_shell_run(t, cmd);
+	free(cmd);
+	char *w = txt;
+	for (char *r = txt; *r; r++)
+		if (*r != '#')
+			*w++ = *r;
+	*w = 0;
+	pp_setenv(t, "CC_VERSION_TEXT", txt);
+	bool clang = strstr(txt, "clang") != NULL;
+	free(txt);
+	if (t->kver[0] > 6 || (t->kver[0] == 6 && t->kver[1] >= 6)) {
+		cmd = kf_xasprintf("%s --version 2>/dev/null", pp_getenv(t, "RUSTC"));
+		txt = kc_shell_run(t, cmd);
+		free(cmd);
+		w = txt;
+		for (char *r = txt; *r; r++)
+			if (*r != '#')
+				*w++ = *r;
+		*w = 0;
+		pp_setenv(t, "RUSTC_VERSION_TEXT", txt);
+		free(txt);
+	}
+	if (clang) {
+		/* scripts/Makefile.clang */
+		kf_strbuf cf = KF_STRBUF_INIT;
+		if (cross) {
+			char *c = kf_xstrdup(cross);
+			size_t n = strlen(c);
+			if (n && c[n - 1] == '-')
+				c[n - 1] = 0;
+			const char *base = strrchr(c, '/') ? strrchr(c, '/') + 1 : c;
+			kf_strbuf_addf(&cf, "--target=%s", base);
+			free(c);
+		} else if (strcmp(t->srcarch, sub)) {
+			static const struct {
+				const char *arch, *target;
+			} tgt[] = {{"arm", "arm-linux-gnueabi"},
+				   {"arm64", "aarch64-linux-gnu"},
+				   {"hexagon", "hexagon-linux-musl"},
+				   {"loongarch", "loongarch64-linux-gnusf"},
+				   {"m68k", "m68k-linux-gnu"},
+				   {"mips", "mipsel-linux-gnu"},
+				   {"powerpc", "powerpc64le-linux-gnu"},
+				   {"riscv", "riscv64-linux-gnu"},
+				   {"s390", "s390x-linux-gnu"},
+				   {"sparc", "sparc64-linux-gnu"},
+				   {"x86", "x86_64-linux-gnu"},
+				   {"um", "x86_64-linux-gnu"}};
+			for (size_t i = 0; i < sizeof(tgt) / sizeof(tgt[0]); i++)
+				if (!strcmp(tgt[i].arch, t->srcarch))
+					kf_strbuf_addf(&cf, "--target=%s", tgt[i].target);
+		}
+		const char *ias = user_var("LLVM_IAS");
+		if (ias && !strcmp(ias, "0"))
+			kf_strbuf_addstr(&cf, cf.len ? " -fno-integrated-as" : "-fno-integrated-as");
+		else
+			kf_strbuf_addstr(&cf, cf.len ? " -fintegrated-as" : "-fintegrated-as");
+		kf_strbuf_addstr(&cf, " -Werror=unknown-warning-option");
+		if (t->kver[0] > 5 || (t->kver[0] == 5 && t->kver[1] >= 18))
+			kf_strbuf_addstr(&cf, " -Werror=ignored-optimization-argument");
+		if (t->kver[0] > 6 || (t->kver[0] == 6 && t->kver[1] >= 3))
+			kf_strbuf_addstr(&cf, " -Werror=option-ignored");
+		if (t->kver[0] > 6 || (t->kver[0] == 6 && t->kver[1] >= 5))
+			kf_strbuf_addstr(&cf, " -Werror=unused-command-line-argument");
+		pp_setenv(t, "CLANG_FLAGS", kf_strbuf_str(&cf));
+		kf_strbuf_release(&cf);
+	}
+	return 0;
+}
+
+static void init_const(kc_tree *t, kc_sym *s, const char *name, kc_tri tri)
+{
+	s->name = (char *)name;
+	s->type = S_TRISTATE;
+	s->curr.val = (char *)name;
+	s->curr.tri = tri;
+	s->flags = SYMBOL_CONST | SYMBOL_VALID;
+}
+
+kc_tree *kc_tree_load(const kc_load_opts *o, kf_diags *d)
+{
+	kc_tree *t = kf_xcalloc(1, sizeof(*t));
+	t->arena = kf_arena_new();
+	t->diags = d;
+	t->srctree = kf_arena_strdup(t->arena, o->srctree);
+	t->arch = o->arch ? kf_arena_strdup(t->arena, o->arch) : NULL;
+	t->cache_dir = o->cache_dir ? kf_arena_strdup(t->arena, o->cache_dir) : NULL;
+	t->no_cache = o->no_cache;
+	t->no_shell = o->no_shell;
+	init_const(t, &t->sym_yes, "y", KC_YES);
+	init_const(t, &t->sym_mod, "m", KC_MOD);
+	init_const(t, &t->sym_no, "n", KC_NO);
+	t->sym_empty.name = "";
+	t->sym_empty.curr.val = "";
+	t->sym_empty.flags = SYMBOL_VALID;
+
+	char *kc = kf_xasprintf("%s/Kconfig", t->srctree);
+	if (!kf_exists(kc)) {
+		kf_diag_add(d, KF_ERROR, t->srctree, 0, 0,
+			    "not a kernel tree: no Kconfig file at its top");
+		free(kc);
+		kc_tree_free(t);
+		return NULL;
+	}
+	free(kc);
+	if (kc_env_setup(t, d) < 0) {
+		kc_tree_free(t);
+		return NULL;
+	}
+	t->sem = (t->kver[0] > 6 || (t->kver[0] == 6 && t->kver[1] >= 11))
+			 ? KC_SEM_V2
+			 : KC_SEM_V1;
+	t->hashsize = t->sem == KC_SEM_V2 ? 16384 : 9973;
+	t->hash = kf_arena_alloc(t->arena, t->hashsize * sizeof(kc_sym *));
+
+	if (kc_parse(t, "Kconfig") < 0) {
+		kc_tree_free(t);
+		return NULL;
+	}
+	if (!t->modules_sym)
+		t->modules_sym = &t->sym_no;
+	if (!t->rootmenu.prompt) {
+		t->current_entry = &t->rootmenu;
+		menu_add_prompt(t, P_MENU, "Main menu", NULL, "Kconfig", 0);
+	}
+	menu_finalize(t);
+
+	unsigned i;
+	kc_sym *sym;
+	int errs = 0;
+	if (t->sem == KC_SEM_V1) {
+		for_all_symbols(t, i, sym) if (sym_check_deps(t, sym)) errs++;
+	} else {
+		for (kc_menu *m = menu_next(&t->rootmenu, &t->rootmenu); m;
+		     m = menu_next(m, &t->rootmenu))
+			if (m->sym && sym_check_deps(t, m->sym))
+				errs++;
+	}
+	if (errs) {
+		kc_tree_free(t);
+		return NULL;
+	}
+	t->conf_changed = true;
+	return t;
+}
+
+void kc_tree_free(kc_tree *t)
+{
+	if (!t)
+		return;
+	kf_strbuf_release(&t->out);
+	free(t->env);
+	kf_arena_free(t->arena);
+	free(t);
+}
+
+const char *kc_tree_kernelversion(const kc_tree *t)
+{
+	return t->kernelversion;
+}

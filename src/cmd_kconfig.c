@@ -1,0 +1,208 @@
+/*
+ * cmd_kconfig.c - `kfit kconfig [-k DIR] [-a ARCH] [-c FILE] MODE [FILE]`:
+ * run one of the kernel's configuration modes with kfit's engine and
+ * write the .config exactly as `make ARCH=... KCONFIG_CONFIG=FILE MODE`.
+ */
+#include "cli.h"
+#include "kfit/kconfig.h"
+#include "kfit/tree.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+const char cmd_kconfig_usage[] =
+	"usage: kfit kconfig [-k DIR] [-a ARCH] [-c FILE] MODE [FILE]\n"
+	"\n"
+	"Run a configuration mode of the kernel's Kconfig on a kernel tree and\n"
+	"write the .config byte for byte as `make MODE` would.\n"
+	"\n"
+	"modes:\n"
+	"  olddefconfig          update FILE, new symbols get their defaults\n"
+	"  alldefconfig          every symbol at its default\n"
+	"  allnoconfig           as many symbols off as possible\n"
+	"  allyesconfig          as many symbols built in as possible\n"
+	"  allmodconfig          as many symbols modular as possible\n"
+	"  defconfig [FILE]      start from FILE (default: the arch's defconfig)\n"
+	"  savedefconfig FILE    write the minimal config of the .config to FILE\n"
+	"  tinyconfig            the smallest kernel (allnoconfig + tiny.config)\n"
+	"  randconfig            random answers (KCONFIG_SEED, KCONFIG_PROBABILITY)\n"
+	"  listnewconfig         list symbols the .config does not set\n"
+	"\n"
+	"options:\n"
+	"  -k DIR        kernel tree or linux-source tarball (default: the current\n"
+	"                directory if it is a tree, $KFIT_KERNEL, or the newest\n"
+	"                /usr/src/linux-source-*.tar.xz extracted into the cache)\n"
+	"  -a ARCH       architecture as make takes it (default: the host's, e.g. x86)\n"
+	"  -c FILE       the .config to read and write (default: $KCONFIG_CONFIG,\n"
+	"                else DIR/.config)\n"
+	"  --no-cache    run every $(shell,...) of the Kconfig files afresh\n"
+	"  --no-shell    never run commands; use cached $(shell,...) results only\n"
+	"  -h, --help    this help\n"
+	"\n"
+	"environment: KCONFIG_ALLCONFIG, KCONFIG_SEED, KCONFIG_PROBABILITY,\n"
+	"KCONFIG_WARN_UNKNOWN_SYMBOLS, KCONFIG_WERROR, KCONFIG_OVERWRITECONFIG,\n"
+	"KCONFIG_CONFIG, CC, LLVM, CROSS_COMPILE behave as with the kernel's make.\n"
+	"\n"
+	"exit status: 0 success, 1 the kernel's conf would fail, 2 bad usage or input\n";
+
+static const struct {
+	const char *name; /* mode word */
+	kc_mode mode;     /* engine mode */
+	int file_arg;     /* 0 none, 1 optional, 2 required */
+} modes[] = {
+	{"olddefconfig", KC_MODE_OLDDEFCONFIG, 0},
+	{"alldefconfig", KC_MODE_ALLDEFCONFIG, 0},
+	{"allnoconfig", KC_MODE_ALLNOCONFIG, 0},
+	{"allyesconfig", KC_MODE_ALLYESCONFIG, 0},
+	{"allmodconfig", KC_MODE_ALLMODCONFIG, 0},
+	{"defconfig", KC_MODE_DEFCONFIG, 1},
+	{"savedefconfig", KC_MODE_SAVEDEFCONFIG, 2},
+	{"tinyconfig", KC_MODE_TINYCONFIG, 0},
+	{"randconfig", KC_MODE_RANDCONFIG, 0},
+	{"listnewconfig", KC_MODE_LISTNEWCONFIG, 0},
+};
+
+static void progress(const char *msg, void *ctx)
+{
+	(void)ctx;
+	fprintf(stderr, "kfit: %s\n", msg);
+}
+
+static bool env_set(const char *name)
+{
+	const char *v = getenv(name);
+	return v && *v;
+}
+
+int cmd_kconfig(int argc, char **argv)
+{
+	const char *tree_arg = NULL, *arch = NULL, *config = NULL;
+	bool no_cache = false, no_shell = false;
+	static const struct option opts[] = {
+		{"no-cache", no_argument, NULL, 'C'},
+		{"no-shell", no_argument, NULL, 'S'},
+		{NULL, 0, NULL, 0},
+	};
+	int c;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+k:a:c:", opts, NULL)) != -1) {
+		switch (c) {
+		case 'k':
+			tree_arg = optarg;
+			break;
+		case 'a':
+			arch = optarg;
+			break;
+		case 'c':
+			config = optarg;
+			break;
+		case 'C':
+			no_cache = true;
+			break;
+		case 'S':
+			no_shell = true;
+			break;
+		default:
+			fputs(cmd_kconfig_usage, stderr);
+			return KF_EXIT_BAD;
+		}
+	}
+	if (optind >= argc) {
+		cli_error("kconfig: no MODE given");
+		fputs(cmd_kconfig_usage, stderr);
+		return KF_EXIT_BAD;
+	}
+	const char *mode_word = argv[optind++];
+	int mi = -1;
+	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
+		if (!strcmp(modes[i].name, mode_word))
+			mi = (int)i;
+	if (mi < 0) {
+		cli_error("kconfig: unknown mode '%s'", mode_word);
+		return KF_EXIT_BAD;
+	}
+	const char *file = optind < argc ? argv[optind++] : NULL;
+	if (optind < argc) {
+		cli_error("kconfig: unexpected argument '%s'", argv[optind]);
+		return KF_EXIT_BAD;
+	}
+	if (modes[mi].file_arg == 0 && file) {
+		cli_error("kconfig: %s takes no FILE", mode_word);
+		return KF_EXIT_BAD;
+	}
+	if (modes[mi].file_arg == 2 && !file) {
+		cli_error("kconfig: %s needs a FILE to write", mode_word);
+		return KF_EXIT_BAD;
+	}
+
+	kf_diags d = KF_DIAGS_INIT;
+	int rc = KF_EXIT_BAD;
+	char *tree = kf_tree_resolve(tree_arg, progress, NULL, &d);
+	char *cache = NULL, *cfg = NULL, *deflist = NULL, *defc = NULL;
+	kc_tree *t = NULL;
+	kf_strbuf out = KF_STRBUF_INIT;
+	if (!tree)
+		goto done;
+	cache = kf_cache_dir(&d);
+	kc_load_opts lo = {
+		.srctree = tree,
+		.arch = arch,
+		.cache_dir = cache,
+		.no_cache = no_cache,
+		.no_shell = no_shell,
+	};
+	t = kc_tree_load(&lo, &d);
+	if (t)
+		fputs(kc_tree_output(t), stdout);
+	if (!t)
+		goto done;
+
+	if (config)
+		cfg = kf_xstrdup(config);
+	else if (env_set("KCONFIG_CONFIG"))
+		cfg = kf_xstrdup(getenv("KCONFIG_CONFIG"));
+	else
+		cfg = kf_xasprintf("%s/.config", tree);
+
+	deflist = getenv("KCONFIG_DEFCONFIG_LIST")
+			  ? kf_xstrdup(getenv("KCONFIG_DEFCONFIG_LIST"))
+			  : kc_default_defconfig_list(t);
+	if (modes[mi].mode == KC_MODE_DEFCONFIG && !file)
+		file = defc = kc_default_defconfig(t);
+
+	kc_run_opts ro = {
+		.mode = modes[mi].mode,
+		.config = cfg,
+		.file = file,
+		.allconfig = getenv("KCONFIG_ALLCONFIG"),
+		.defconfig_list = deflist,
+		.warn_unknown = getenv("KCONFIG_WARN_UNKNOWN_SYMBOLS") != NULL,
+		.werror = getenv("KCONFIG_WERROR") != NULL,
+		.overwrite = env_set("KCONFIG_OVERWRITECONFIG"),
+		.seed = getenv("KCONFIG_SEED"),
+		.probability = getenv("KCONFIG_PROBABILITY"),
+	};
+	size_t before = d.n;
+	(void)before;
+	int r = kc_run(t, &ro, &out);
+	cli_print_diags(&d);
+	kf_diags_release(&d);
+	fputs(kf_strbuf_str(&out), stdout);
+	rc = r == 0 ? KF_EXIT_OK : r == 1 ? KF_EXIT_UNMET : KF_EXIT_BAD;
+	goto cleanup;
+done:
+	cli_print_diags(&d);
+	kf_diags_release(&d);
+cleanup:
+	kf_strbuf_release(&out);
+	kc_tree_free(t);
+	free(tree);
+	free(cache);
+	free(cfg);
+	free(deflist);
+	free(defc);
+	return rc;
+}
