@@ -1,0 +1,59 @@
+#!/bin/bash
+# kconfig-distro.sh - olddefconfig of real distribution configs into both
+# trees for x86_64, byte for byte against the kernel's `make olddefconfig`:
+# every config in tests/data/distro-configs (kernels 4.19 to 6.18, so
+# old configs into new trees and new into old) and Debian's own
+# linux-config-6.1 and linux-config-6.12 amd64 configs, plus unknown-symbol
+# warnings (KCONFIG_WARN_UNKNOWN_SYMBOLS).  KFIT_TEST_FULL=1 adds ARCH=x86
+# (how Debian builds), listnewconfig and savedefconfig of each, and
+# Debian's cloud and rt flavours.  See lib.sh for what is compared.
+. "$(dirname "$0")/lib.sh"
+
+# a copy lives in the repo so a fresh clone (CI) has them
+DISTRO=${KFIT_DISTRO_CONFIGS:-$ROOT/tests/data/distro-configs}
+
+configs=()
+for f in "$DISTRO"/*.config.xz "$DISTRO"/*.config; do
+	[ -f "$f" ] && configs+=("$f")
+done
+[ ${#configs[@]} -gt 0 ] || echo "skip distro-configs no configs in $DISTRO"
+for v in 6.1 6.12; do
+	configs+=("$(debian_config "$v")")
+	if [ -n "$FULL" ]; then
+		configs+=("/usr/src/linux-config-$v/config.amd64_none_cloud-amd64.xz"
+			"/usr/src/linux-config-$v/config.amd64_rt_amd64.xz")
+	fi
+done
+
+label() { # config path -> short name
+	case $1 in
+	/usr/src/linux-config-*)
+		local v=${1#/usr/src/linux-config-}
+		v=${v%%/*}
+		local fl=${1##*/config.}
+		echo "debian-pkg-$v-${fl%.xz}"
+		;;
+	*)
+		local b=${1##*/}
+		echo "${b%.config*}"
+		;;
+	esac
+}
+
+for ver in 6.1 6.12; do
+	for cfg in "${configs[@]}"; do
+		n=$(label "$cfg")
+		add_case "$ver-x86_64-olddefconfig-$n" "$ver" x86_64 olddefconfig "$cfg"
+		if [ -n "$FULL" ]; then
+			add_case "$ver-x86-olddefconfig-$n" "$ver" x86 olddefconfig "$cfg"
+			add_case "$ver-x86_64-listnewconfig-$n" "$ver" x86_64 listnewconfig "$cfg"
+			add_case "$ver-x86_64-savedefconfig-$n" "$ver" x86_64 savedefconfig "$cfg"
+		fi
+	done
+	# warnings for symbols the tree does not know (6.12 honours it, 6.1
+	# ignores it: both must agree with their kernel)
+	add_case "$ver-x86_64-olddefconfig-warn-unknown-debian-10" "$ver" x86_64 olddefconfig \
+		"$DISTRO/debian-10-4.19.249.config.xz" KCONFIG_WARN_UNKNOWN_SYMBOLS=1
+done
+
+run_cases
