@@ -35,6 +35,7 @@
 #   KFIT_TEST_JOBS     parallel jobs in compat scripts (default 2)
 #   KFIT_TEST_QUIET=1  print only failures, skips and one line per group
 set -uo pipefail
+shopt -s lastpipe
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT" || exit 2
@@ -107,9 +108,9 @@ run_group() {
 	local prefix=$1 out rc
 	shift
 	out=$(mktemp)
-	KFIT_TEST_GROUP=$prefix "$@" >"$out" 2>&1 </dev/null
-	rc=$?
-	tally "$prefix" <"$out"
+	# stream: results show as they come (lastpipe keeps tally's counts)
+	KFIT_TEST_GROUP=$prefix "$@" </dev/null 2>&1 | tee "$out" | tally "$prefix"
+	rc=${PIPESTATUS[0]}
 	if [ $rc -ne 0 ] && [ "$group_failed" -eq 0 ] && want "$prefix/exit-status"; then
 		failed=$((failed + 1))
 		echo "not ok $prefix/exit-status"
