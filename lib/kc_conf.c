@@ -350,8 +350,8 @@ static int conf_read(kc_tree *t, const char *name, const kc_run_opts *o,
 				bool last = !*p;
 				*p = 0;
 				if (conf_read_simple(t, s, o->warn_unknown) == 0) {
-					kf_strbuf_addf(out, "#\n# using defaults found in %s\n#\n",
-						       s);
+					kf_diag_raw(t->diags, KF_NOTE,
+						    "#\n# using defaults found in %s\n#", s);
 					rc = 0;
 					break;
 				}
@@ -472,7 +472,7 @@ static int write_config(kc_tree *t, const kc_run_opts *o, kf_strbuf *msg)
 		if (kf_exists(name) && !kf_is_dir(name) &&
 		    kf_read_file(name, &old, &tmp) == 0 && old.len == text.len &&
 		    !memcmp(old.buf, text.buf, text.len)) {
-			kf_strbuf_addf(msg, "#\n# No change to %s\n#\n", name);
+			kf_diag_raw(t->diags, KF_NOTE, "#\n# No change to %s\n#", name);
 			kf_strbuf_release(&old);
 			kf_strbuf_release(&text);
 			kf_diags_release(&tmp);
@@ -494,7 +494,7 @@ static int write_config(kc_tree *t, const kc_run_opts *o, kf_strbuf *msg)
 				 t->diags) < 0)
 		rc = -1;
 	else
-		kf_strbuf_addf(msg, "#\n# configuration written to %s\n#\n", name);
+		kf_diag_raw(t->diags, KF_NOTE, "#\n# configuration written to %s\n#", name);
 	kf_strbuf_release(&text);
 	t->conf_changed = false;
 	return rc;
