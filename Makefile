@@ -52,6 +52,25 @@ check: all $(UNIT_BIN)
 check-full: all $(UNIT_BIN)
 	@BUILD=$(BUILD) KFIT_TEST_FULL=1 tests/run.sh
 
+# Subsets of check, by test-name prefix (see tests/run.sh).
+check-unit: all $(UNIT_BIN)
+	@BUILD=$(BUILD) KFIT_TEST_FILTER='^unit/' tests/run.sh
+
+check-cases: all $(UNIT_BIN)
+	@BUILD=$(BUILD) KFIT_TEST_FILTER='^cases/' tests/run.sh
+
+check-compat: all $(UNIT_BIN)
+	@BUILD=$(BUILD) KFIT_TEST_FILTER='^compat/' tests/run.sh
+
+# The unit tests and a few compat cases under valgrind (slow: a sample).
+valgrind: all $(UNIT_BIN)
+	@BUILD=$(BUILD) KFIT_VALGRIND=1 \
+	  KFIT_TEST_FILTER='^unit/|^cases/|^compat/kconfig-modes/6\.1-x86_64-(olddefconfig|allnoconfig|savedefconfig-debian-6\.1)$$' \
+	  tests/run.sh
+
+bench: all
+	bench/olddefconfig.sh
+
 asan:
 	$(MAKE) BUILD=build-asan CC=clang \
 	  EXTRA_CFLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \

@@ -34,6 +34,7 @@
 #   KFIT_TEST_FULL=1   run the exhaustive compat suite (make check-full)
 #   KFIT_TEST_JOBS     parallel jobs in compat scripts (default 2)
 #   KFIT_TEST_QUIET=1  print only failures, skips and one line per group
+#   KFIT_VALGRIND=1    run kfit and the unit tests under valgrind
 set -uo pipefail
 shopt -s lastpipe
 
@@ -42,6 +43,13 @@ cd "$ROOT" || exit 2
 BUILD=${BUILD:-build}
 case $BUILD in /*) ;; *) BUILD=$ROOT/$BUILD ;; esac
 KFIT=${KFIT:-$BUILD/kfit}
+# make valgrind: kfit and the unit tests run under valgrind
+VG=()
+if [ -n "${KFIT_VALGRIND:-}" ]; then
+	export KFIT_REAL=$KFIT
+	KFIT=$ROOT/tests/valgrind-kfit.sh
+	VG=(valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite)
+fi
 export ROOT BUILD KFIT
 export KFIT_TEST_FILTER=${KFIT_TEST_FILTER:-}
 export KFIT_TEST_FULL=${KFIT_TEST_FULL:-}
@@ -126,7 +134,7 @@ run_group() {
 if [ -d "$BUILD/tests" ]; then
 	for t in "$BUILD"/tests/*; do
 		[ -f "$t" ] && [ -x "$t" ] || continue
-		run_group "unit/${t##*/}" "$t"
+		run_group "unit/${t##*/}" "${VG[@]}" "$t"
 	done
 fi
 

@@ -29,7 +29,9 @@
 # it: listnewconfig's list; not for tinyconfig, whose stdout is the chatter
 # of scripts/kconfig/merge_config.sh), and stderr as a multiset of lines after the
 # case's directory is replaced by @D@ (the kernel's warnings: every one
-# must appear in kfit's, and kfit must print no others).
+# must appear in kfit's, and kfit must print no others, except conf's own
+# informational "# configuration written to ..." block, which conf prints
+# unless silenced as make -s silences it).
 #
 # Oracle results are cached under CACHE/compat-oracle/KEY, KEY hashing the
 # tree, ARCH, mode, input bytes, environment, toolchain and the host files
@@ -277,6 +279,12 @@ why_diff() { # label a b
 	diff -u --label kernel --label kfit "$2" "$3" | head -n 30 | sed 's/^/  /' >>"$C/why"
 }
 
+# conf's informational messages (printed when not silenced with -s, as
+# `make -s` does): a note of what was written is not a difference.
+info_filter() {
+	grep -v -E '^#$|^# (configuration written to|No change to|using defaults found in|merged configuration written to) '
+}
+
 compare_results() { # oracle dir, kfit dir, mode
 	local o=$1 k=$2 mode=$3 oe ke
 	oe=$(cat "$o/exit")
@@ -303,8 +311,8 @@ compare_results() { # oracle dir, kfit dir, mode
 		cmp -s "$o/stdout" "$k/stdout" || why_diff "stdout differs" "$o/stdout" "$k/stdout"
 	fi
 	local om km
-	om=$(sort "$o/stderr")
-	km=$(sort "$k/stderr")
+	om=$(info_filter <"$o/stderr" | sort)
+	km=$(info_filter <"$k/stderr" | sort)
 	if [ "$om" != "$km" ]; then
 		local missing extra
 		missing=$(comm -23 <(echo "$om") <(echo "$km") | head -n 10)
