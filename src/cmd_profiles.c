@@ -295,11 +295,6 @@ static int show_profiles(prof_db *db, profcli_opts *po, uint32_t kver, const cha
 	return KF_EXIT_OK;
 }
 
-static int lint_profiles(prof_db *db, const char **trees, size_t ntrees)
-{
-	return profiles_lint_trees(db, trees, ntrees);
-}
-
 int cmd_profiles(int argc, char **argv)
 {
 	profcli_opts po;
@@ -387,7 +382,7 @@ int cmd_profiles(int argc, char **argv)
 		}
 		rc = show_profiles(db, &po, kver, arch, json);
 	} else {
-		rc = lint_profiles(db, trees, ntrees);
+		rc = profiles_lint_trees(db, trees, ntrees, arch);
 	}
 	prof_db_free(db);
 out:

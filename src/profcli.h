@@ -41,6 +41,6 @@ void json_str(kf_strbuf *sb, const char *s);
 
 /* `profiles` helpers that read kernel trees (src/profiles_tree.c). */
 int profiles_tree_kver(const char *tree, uint32_t *kver);
-int profiles_lint_trees(prof_db *db, const char **trees, size_t ntrees);
+int profiles_lint_trees(prof_db *db, const char **trees, size_t ntrees, const char *arch);
 
 #endif

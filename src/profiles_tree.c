@@ -8,6 +8,7 @@
 #include "profcli.h"
 
 #include "kfit/dotconfig.h"
+#include "kfit/kconfig.h"
 #include "kfit/profile.h"
 #include "kfit/tree.h"
 
@@ -45,17 +46,74 @@ static void print_lint(const kf_diags *d, size_t nerr)
 		printf("%zu problem%s found\n", nerr, nerr == 1 ? "" : "s");
 }
 
-int profiles_lint_trees(prof_db *db, const char **trees, size_t ntrees)
+static bool tree_has(void *ctx, const char *sym)
 {
-	if (ntrees) {
-		cli_error("lint -k needs the Kconfig engine, which this build does not have yet");
-		return KF_EXIT_BAD;
-	}
+	return kc_sym_find(ctx, sym) != NULL;
+}
+
+int profiles_lint_trees(prof_db *db, const char **trees, size_t ntrees, const char *arch)
+{
 	kf_diags d = KF_DIAGS_INIT;
-	size_t nerr = prof_lint(db, NULL, 0, &d);
-	print_lint(&d, nerr);
-	if (!nerr)
-		printf("%zu profiles, %zu renames: ok\n", prof_db_count(db), prof_db_nrenames(db));
+	prof_lint_tree *lt = kf_xcalloc(ntrees ? ntrees : 1, sizeof(*lt));
+	kc_tree **kt = kf_xcalloc(ntrees ? ntrees : 1, sizeof(*kt));
+	char **paths = kf_xcalloc(ntrees ? ntrees : 1, sizeof(*paths));
+	char *cache = NULL;
+	int rc = KF_EXIT_BAD;
+	if (!arch)
+		arch = "x86_64";
+	if (ntrees)
+		cache = kf_cache_dir(&d);
+	for (size_t i = 0; i < ntrees; i++) {
+		paths[i] = kf_tree_resolve(trees[i], progress, NULL, &d);
+		if (!paths[i])
+			goto out;
+		kc_load_opts lo = {
+			.srctree = paths[i],
+			.arch = arch,
+			.cache_dir = cache,
+		};
+		kt[i] = kc_tree_load(&lo, &d);
+		if (!kt[i])
+			goto out;
+		uint32_t kv;
+		if (kf_kver_parse_prefix(kc_tree_kernelversion(kt[i]), &kv) < 0) {
+			kf_diag_add(&d, KF_ERROR, paths[i], 0, 0, "cannot read the kernel version '%s'",
+				    kc_tree_kernelversion(kt[i]));
+			goto out;
+		}
+		lt[i].name = paths[i];
+		lt[i].kver = kv;
+		/* the profiles' arch names follow the config ("x86_64", "i386") */
+		lt[i].arch = !strcmp(arch, "x86") || !strcmp(arch, "i386") ? "i386" : arch;
+		lt[i].exists = tree_has;
+		lt[i].ctx = kt[i];
+	}
+	cli_print_diags(&d);
 	kf_diags_release(&d);
-	return nerr ? KF_EXIT_UNMET : KF_EXIT_OK;
+	size_t nerr = prof_lint(db, lt, ntrees, &d);
+	print_lint(&d, nerr);
+	if (!nerr) {
+		printf("%zu profiles, %zu renames", prof_db_count(db), prof_db_nrenames(db));
+		for (size_t i = 0; i < ntrees; i++) {
+			char vb[16];
+			printf("%s%s (%s)", i ? ", " : "; checked against ", lt[i].name,
+			       kf_kver_format(lt[i].kver, vb));
+		}
+		printf(": ok\n");
+	}
+	rc = nerr ? KF_EXIT_UNMET : KF_EXIT_OK;
+	kf_diags_release(&d);
+	d = (kf_diags)KF_DIAGS_INIT;
+out:
+	cli_print_diags(&d);
+	kf_diags_release(&d);
+	for (size_t i = 0; i < ntrees; i++) {
+		kc_tree_free(kt[i]);
+		free(paths[i]);
+	}
+	free(kt);
+	free(lt);
+	free(paths);
+	free(cache);
+	return rc;
 }
