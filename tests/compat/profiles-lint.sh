@@ -1,0 +1,40 @@
+#!/bin/bash
+# profiles-lint.sh - `kfit profiles lint` passes on the database alone and
+# against the 6.1 and 6.12 kernel trees (every symbol a requirement names
+# exists where its version range says it applies, renames resolved).
+# Trees come from scripts/kernel-tree.sh or $KFIT_COMPAT_TREE_6_1 /
+# $KFIT_COMPAT_TREE_6_12; a missing tree is a skip.
+set -uo pipefail
+ROOT=${ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
+KFIT=${KFIT:-$ROOT/build/kfit}
+cd "$ROOT" || exit 2
+
+if out=$("$KFIT" profiles lint 2>&1); then
+	echo "ok database"
+else
+	echo "not ok database"
+	sed 's/^/  | /' <<<"$out" | head -n 30
+fi
+
+tree_for() { # 6.1 | 6.12
+	local var=KFIT_COMPAT_TREE_${1//./_}
+	if [ -n "${!var:-}" ]; then
+		echo "${!var}"
+	else
+		scripts/kernel-tree.sh "$1" 2>/dev/null
+	fi
+}
+
+for v in 6.1 6.12; do
+	t=$(tree_for $v)
+	if [ -z "$t" ] || [ ! -d "$t" ]; then
+		echo "skip tree-$v no linux-source-$v tree (scripts/kernel-tree.sh $v)"
+		continue
+	fi
+	if out=$("$KFIT" profiles lint -k "$t" 2>&1); then
+		echo "ok tree-$v"
+	else
+		echo "not ok tree-$v"
+		sed 's/^/  | /' <<<"$out" | head -n 30
+	fi
+done
