@@ -1,0 +1,112 @@
+#!/bin/bash
+# profiles-container-scripts.sh - the docker and lxc profiles agree with
+# the projects' own checkers in tests/data/requirements.
+#
+# Docker (moby contrib/check-config.sh): every flag passed to check_flags
+# between "Generally Necessary:" and "required_features_result=" is
+# required, with the kernel range of the `if` around it turned into
+# kernel>=/kernel< bounds (-lt A ... -eq A ... -lt B  ->  kernel<A.B.0;
+# -le B -> kernel<A.(B+1).0; -ge A ... -eq C ... -ge B -> kernel>=C.B.0;
+# any other test fails loudly).  These must be exactly the profile's
+# single-symbol `require`s.  The storage drivers section fails only when no
+# driver is available: the profile must have one `require A || B ...` whose
+# alternatives hit every in-kernel driver group and nothing else.
+#
+# LXC (lxc-checkconfig): `is_enabled CONFIG_X yes` is "required"; those
+# must be exactly the lxc profile's `require`s.
+set -uo pipefail
+ROOT=${ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
+KFIT=${KFIT:-$ROOT/build/kfit}
+DATA=${KFIT_REQUIREMENTS:-$ROOT/tests/data/requirements}
+cd "$ROOT" || exit 2
+
+# "SYM KMIN KMAX" per required flag ("-" for no bound); "storage N SYM" per
+# storage-driver flag (N = group); "error TEXT" for a condition not parsed.
+docker_items() {
+	awk '
+	function kv(a, b) { return a "." b ".0" }
+	function cond(line,    ops, nums, n, rest, op, num) {
+		n = 0; rest = line
+		while (match(rest, /-(lt|le|eq|ge|gt) +[0-9]+/)) {
+			split(substr(rest, RSTART, RLENGTH), p, / +/)
+			n++; ops[n] = substr(p[1], 2); nums[n] = p[2] + 0
+			rest = substr(rest, RSTART + RLENGTH)
+		}
+		kmin = "-"; kmax = "-"
+		if (n == 3 && ops[1] == "lt" && ops[2] == "eq" && ops[3] == "lt") { kmax = kv(nums[1], nums[3]); return 1 }
+		if (n == 3 && ops[1] == "lt" && ops[2] == "eq" && ops[3] == "le") { kmax = kv(nums[1], nums[3] + 1); return 1 }
+		if (n == 3 && ops[1] == "ge" && ops[2] == "eq" && ops[3] == "ge") { kmin = kv(nums[2], nums[3]); return 1 }
+		print "error cannot read kernel condition: " line
+		return 0
+	}
+	function flags(text,    n, w, i) {
+		sub(/\|.*/, "", text); sub(/^[ \t]*check_flags/, "", text)
+		n = split(text, w, /[ \t\\]+/)
+		for (i = 1; i <= n; i++) if (w[i] ~ /^[A-Z0-9_]+$/) {
+			if (section == "req") print w[i], (depth ? kmin : "-"), (depth ? kmax : "-")
+			else if (section == "storage") print "storage", group, w[i]
+		}
+	}
+	/^echo .Generally Necessary:/ { section = "req"; next }
+	/^required_features_result=/ { section = ""; next }
+	/^echo .- Storage Drivers:/ { section = "storage"; group = 1; next }
+	/STORAGE.*= 1 \]/ { section = ""; next }
+	section == "storage" && /STORAGE=0/ { group++; next }
+	section == "" { next }
+	cont { buf = buf " " $0; if ($0 !~ /\\$/) { cont = 0; flags(buf) }; next }
+	/^[ \t]*if .*kernelM/ { if (section == "req") { depth = cond($0) }; next }
+	/^[ \t]*fi[ \t]*$/ { depth = 0; next }
+	/^[ \t]*check_flags/ { if ($0 ~ /\\$/) { cont = 1; buf = $0 } else flags($0); next }
+	' "$1"
+}
+
+profile_json() { "$KFIT" profiles show "$1" --json; }
+
+# ---- docker ----
+items=$(docker_items "$DATA/moby-check-config.sh")
+if grep -q '^error' <<<"$items"; then
+	echo "not ok docker/parse"
+	grep '^error' <<<"$items" | sed 's/^error /  /'
+fi
+json=$(profile_json docker) || { echo "not ok docker"; echo "  kfit profiles show docker failed"; exit 0; }
+want=$(grep -v '^error\|^storage' <<<"$items" | sort -u)
+got=$(jq -r '.requirements[] | select(.level == "require" and .profile == "docker" and (.alternatives | length) == 1)
+	| [.symbol, (.when.kernel_min // "-"), (.when.kernel_below // "-")] | join(" ")' <<<"$json" | sort -u)
+if [ -n "$want" ] && [ "$want" = "$got" ]; then
+	echo "ok docker/required"
+else
+	echo "not ok docker/required"
+	diff <(echo "$want") <(echo "$got") | sed -n 's/^</  check-config.sh requires, profile does not: /p; s/^>/  profile requires, check-config.sh does not: /p'
+fi
+alts=$(jq -r '.requirements[] | select(.level == "require" and .profile == "docker" and (.alternatives | length) > 1)
+	| .alternatives | map(.name) | join(" ")' <<<"$json")
+ok=1
+if [ "$(grep -c . <<<"$alts")" != 1 ]; then
+	ok=0
+	echo "not ok docker/storage"
+	echo "  expected one storage-driver requirement with alternatives, found: ${alts:-none}"
+else
+	for g in $(awk '$1 == "storage" { print $2 }' <<<"$items" | sort -u); do
+		hit=0
+		for s in $(awk -v g="$g" '$1 == "storage" && $2 == g { print $3 }' <<<"$items"); do
+			case " $alts " in *" $s "*) hit=1 ;; esac
+		done
+		[ $hit = 1 ] || { ok=0; msg="  storage group $g ($(awk -v g="$g" '$1 == "storage" && $2 == g { printf "%s ", $3 }' <<<"$items")) is not an alternative"; }
+	done
+	for a in $alts; do
+		awk -v a="$a" '$1 == "storage" && $3 == a { f = 1 } END { exit !f }' <<<"$items" ||
+			{ ok=0; msg="  alternative $a is not a storage driver of check-config.sh"; }
+	done
+	if [ $ok = 1 ]; then echo "ok docker/storage"; else echo "not ok docker/storage"; echo "$msg"; fi
+fi
+
+# ---- lxc ----
+want=$(awk '/is_enabled CONFIG_[A-Z0-9_]+ yes/ { match($0, /CONFIG_[A-Z0-9_]+/); print substr($0, RSTART + 7, RLENGTH - 7) }' \
+	"$DATA/lxc-checkconfig.in" | sort -u)
+got=$(profile_json lxc | jq -r '.requirements[] | select(.level == "require" and .profile == "lxc") | .expr' | sort -u)
+if [ -n "$want" ] && [ "$want" = "$got" ]; then
+	echo "ok lxc/required"
+else
+	echo "not ok lxc/required"
+	diff <(echo "$want") <(echo "$got") | sed -n 's/^</  lxc-checkconfig requires, profile does not: /p; s/^>/  profile requires, lxc-checkconfig does not: /p'
+fi
