@@ -17,7 +17,43 @@ static kc_expr *expr_eliminate_yn(kc_tree *t, kc_expr *e);
 
 static kc_expr *expr_new(kc_tree *t)
 {
+	kc_expr *e = t->expr_free;
+	if (e) {
+		t->expr_free = e->left.expr;
+		memset(e, 0, sizeof(*e));
+		return e;
+	}
 	return kf_arena_alloc(t->arena, sizeof(kc_expr));
+}
+
+/* Recycle one node (not its children), as the kernel's free(). */
+static void expr_free1(kc_tree *t, kc_expr *e)
+{
+	e->type = E_NONE;
+	e->left.expr = t->expr_free;
+	t->expr_free = e;
+}
+
+void expr_free(kc_tree *t, kc_expr *e)
+{
+	if (!e)
+		return;
+	switch (e->type) {
+	case E_NOT:
+		expr_free(t, e->left.expr);
+		break;
+	case E_AND:
+	case E_OR:
+	case E_LIST:
+		expr_free(t, e->left.expr);
+		expr_free(t, e->right.expr);
+		break;
+	default:
+		break;
+	}
+	e->type = E_NONE;
+	e->left.expr = t->expr_free;
+	t->expr_free = e;
 }
 
 kc_expr *expr_alloc_symbol(kc_tree *t, kc_sym *sym)
@@ -117,6 +153,8 @@ static void __expr_eliminate_eq(kc_tree *t, enum kc_expr_type type,
 	if (!expr_eq(t, e1, e2))
 		return;
 	trans_count++;
+	expr_free(t, e1);
+	expr_free(t, e2);
 	switch (type) {
 	case E_OR:
 		e1 = expr_alloc_symbol(t, &t->sym_no);
@@ -185,6 +223,8 @@ int expr_eq(kc_tree *t, kc_expr *e1, kc_expr *e2)
 		expr_eliminate_eq(t, &e1, &e2);
 		res = (e1->type == E_SYMBOL && e2->type == E_SYMBOL &&
 		       e1->left.sym == e2->left.sym);
+		expr_free(t, e1);
+		expr_free(t, e2);
 		trans_count = old_count;
 		return res;
 	default:
@@ -201,61 +241,46 @@ static kc_expr *expr_eliminate_yn(kc_tree *t, kc_expr *e)
 		return e;
 	switch (e->type) {
 	case E_AND:
+	case E_OR: {
+		/* the absorbing and the neutral element of the operator */
+		kc_sym *zero = e->type == E_AND ? &t->sym_no : &t->sym_yes;
+		kc_sym *one = e->type == E_AND ? &t->sym_yes : &t->sym_no;
 		e->left.expr = expr_eliminate_yn(t, e->left.expr);
 		e->right.expr = expr_eliminate_yn(t, e->right.expr);
 		if (e->left.expr->type == E_SYMBOL) {
-			if (e->left.expr->left.sym == &t->sym_no) {
+			if (e->left.expr->left.sym == zero) {
+				expr_free(t, e->left.expr);
+				expr_free(t, e->right.expr);
 				e->type = E_SYMBOL;
-				e->left.sym = &t->sym_no;
+				e->left.sym = zero;
 				e->right.expr = NULL;
 				return e;
-			} else if (e->left.expr->left.sym == &t->sym_yes) {
+			} else if (e->left.expr->left.sym == one) {
+				expr_free1(t, e->left.expr);
 				tmp = e->right.expr;
 				*e = *tmp;
+				expr_free1(t, tmp);
 				return e;
 			}
 		}
 		if (e->right.expr->type == E_SYMBOL) {
-			if (e->right.expr->left.sym == &t->sym_no) {
+			if (e->right.expr->left.sym == zero) {
+				expr_free(t, e->left.expr);
+				expr_free(t, e->right.expr);
 				e->type = E_SYMBOL;
-				e->left.sym = &t->sym_no;
+				e->left.sym = zero;
 				e->right.expr = NULL;
 				return e;
-			} else if (e->right.expr->left.sym == &t->sym_yes) {
+			} else if (e->right.expr->left.sym == one) {
+				expr_free1(t, e->right.expr);
 				tmp = e->left.expr;
 				*e = *tmp;
+				expr_free1(t, tmp);
 				return e;
 			}
 		}
 		break;
-	case E_OR:
-		e->left.expr = expr_eliminate_yn(t, e->left.expr);
-		e->right.expr = expr_eliminate_yn(t, e->right.expr);
-		if (e->left.expr->type == E_SYMBOL) {
-			if (e->left.expr->left.sym == &t->sym_no) {
-				tmp = e->right.expr;
-				*e = *tmp;
-				return e;
-			} else if (e->left.expr->left.sym == &t->sym_yes) {
-				e->type = E_SYMBOL;
-				e->left.sym = &t->sym_yes;
-				e->right.expr = NULL;
-				return e;
-			}
-		}
-		if (e->right.expr->type == E_SYMBOL) {
-			if (e->right.expr->left.sym == &t->sym_no) {
-				tmp = e->left.expr;
-				*e = *tmp;
-				return e;
-			} else if (e->right.expr->left.sym == &t->sym_yes) {
-				e->type = E_SYMBOL;
-				e->left.sym = &t->sym_yes;
-				e->right.expr = NULL;
-				return e;
-			}
-		}
-		break;
+	}
 	default:
 		break;
 	}
@@ -429,6 +454,8 @@ static void expr_eliminate_dups1(kc_tree *t, enum kc_expr_type type,
 	case E_OR:
 		tmp = expr_join_or(t, e1, e2);
 		if (tmp) {
+			expr_free(t, e1);
+			expr_free(t, e2);
 			e1 = expr_alloc_symbol(t, &t->sym_no);
 			e2 = tmp;
 			trans_count++;
@@ -437,6 +464,8 @@ static void expr_eliminate_dups1(kc_tree *t, enum kc_expr_type type,
 	case E_AND:
 		tmp = expr_join_and(t, e1, e2);
 		if (tmp) {
+			expr_free(t, e1);
+			expr_free(t, e2);
 			e1 = expr_alloc_symbol(t, &t->sym_yes);
 			e2 = tmp;
 			trans_count++;

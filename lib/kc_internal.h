@@ -200,6 +200,7 @@ struct kc_tree {
 	bool conf_changed;       /* conf_set_changed state */
 	int nerrors;             /* parse errors */
 	int trans_count;         /* simplifications made by an expr pass */
+	kc_expr *expr_free;      /* recycled expression nodes */
 	/* preprocessor */
 	kc_var *vars;            /* variables */
 	kc_env *envs;            /* environment variables referenced */
@@ -236,6 +237,8 @@ kc_expr *expr_alloc_comp(kc_tree *t, enum kc_expr_type type, kc_sym *s1,
 kc_expr *expr_alloc_and(kc_tree *t, kc_expr *e1, kc_expr *e2);
 kc_expr *expr_alloc_or(kc_tree *t, kc_expr *e1, kc_expr *e2);
 kc_expr *expr_copy(kc_tree *t, const kc_expr *org);
+/* Recycle a tree no one else references (where the kernel frees). */
+void expr_free(kc_tree *t, kc_expr *e);
 void expr_eliminate_eq(kc_tree *t, kc_expr **ep1, kc_expr **ep2);
 int expr_eq(kc_tree *t, kc_expr *e1, kc_expr *e2);
 kc_tri expr_calc_value(kc_tree *t, kc_expr *e);

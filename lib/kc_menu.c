@@ -353,13 +353,18 @@ static void finalize(kc_tree *t, kc_menu *parent, bool inside_choice)
 			dep = expr_eliminate_dups(t, expr_transform(t, dep));
 			dep2 = expr_copy(t, basedep);
 			expr_eliminate_eq(t, &dep, &dep2);
-			if (!expr_is_yes(t, dep2))
+			expr_free(t, dep);
+			if (!expr_is_yes(t, dep2)) {
+				expr_free(t, dep2);
 				break;
+			}
+			expr_free(t, dep2);
 next:
 			finalize(t, menu, false);
 			menu->parent = parent;
 			last_menu = menu;
 		}
+		expr_free(t, basedep);
 		if (last_menu) {
 			parent->list = parent->next;
 			parent->next = last_menu->next;

@@ -10,6 +10,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
 #include <sys/utsname.h>
 
 extern char **environ;
@@ -334,6 +335,9 @@ void kc_tree_free(kc_tree *t)
 {
 	if (!t)
 		return;
+	if (getenv("KFIT_DEBUG_MEM"))
+		fprintf(stderr, "arena: %zu bytes, %u symbols\n",
+			kf_arena_used(t->arena), t->nsyms);
 	kf_strbuf_release(&t->out);
 	free(t->env);
 	kf_arena_free(t->arena);

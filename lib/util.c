@@ -101,7 +101,7 @@ void kf_arena_free(kf_arena *a)
 
 void *kf_arena_alloc(kf_arena *a, size_t n)
 {
-	n = (n + 15) & ~(size_t)15;
+	n = (n + 7) & ~(size_t)7;
 	struct kf_arena_block *b = a->head;
 	if (!b || b->size - b->used < n) {
 		size_t sz = 256 * 1024;

@@ -44,7 +44,7 @@ typedef struct kf_arena kf_arena;
 
 kf_arena *kf_arena_new(void);
 void kf_arena_free(kf_arena *a);
-void *kf_arena_alloc(kf_arena *a, size_t n); /* zeroed, 16-byte aligned */
+void *kf_arena_alloc(kf_arena *a, size_t n); /* zeroed, 8-byte aligned */
 char *kf_arena_strdup(kf_arena *a, const char *s);
 char *kf_arena_strndup(kf_arena *a, const char *s, size_t n);
 char *kf_arena_printf(kf_arena *a, const char *fmt, ...) KF_PRINTF(2, 3);
