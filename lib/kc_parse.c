@@ -847,6 +847,8 @@ static const char *tok_name(enum tok k)
 /* Syntax error: report and skip to the end of the statement line. */
 static void syntax_error(kc_tree *t, const char *what)
 {
+	if (t->lx->fatal)
+		return;
 	enum tok k = peek(t);
 	parse_error(t, t->lx->look_col, "syntax error: unexpected %s%s%s",
 		    tok_name(k), what ? ", expected " : "", what ? what : "");
@@ -888,6 +890,7 @@ static kc_expr *parse_unary(kc_tree *t, int depth)
 	if (depth > 256) {
 		parse_error(t, t->lx->look_col,
 			    "expression nested deeper than 256 levels");
+		t->lx->fatal = true;
 		return NULL;
 	}
 	enum tok k = peek(t);
@@ -1572,8 +1575,7 @@ static void parse_stmt_list(kc_tree *t, int ctx)
 				free(name);
 				break;
 			}
-			(void)col;
-			parse_error(t, 1, "unknown statement \"%s\"", name);
+			parse_error(t, col, "unknown statement \"%s\"", name);
 			free(name);
 			while (peek(t) != T_EOL && peek(t) != T_EOF)
 				free(take(t));
