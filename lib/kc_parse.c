@@ -412,20 +412,16 @@ static enum tok keyword(kc_tree *t, const char *w, size_t n)
 			return keywords[i].tok;
 		}
 	}
-	if (t->kver[0] && (t->kver[0] < 5 || (t->kver[0] == 5 && t->kver[1] < 1))) {
-		/* syntax removed in 5.x: option, rsource, osource, orsource */
-		if (n == 6 && !memcmp(w, "option", 6))
-			return T_OPTION;
-	}
-	if (t->kver[0] && t->kver[0] < 6 &&
-	    (t->kver[0] < 5 || t->kver[1] < 9)) {
-		if (n == 7 && !memcmp(w, "rsource", 7))
-			return T_RSOURCE;
-		if (n == 7 && !memcmp(w, "osource", 7))
-			return T_OSOURCE;
-		if (n == 8 && !memcmp(w, "orsource", 8))
-			return T_ORSOURCE;
-	}
+	/* syntax of older trees: "option" until 5.14 ("modules" became a
+	 * keyword of its own in 5.15), "---help---" until 5.7 */
+	bool before_5_15 = t->kver[0] && (t->kver[0] < 5 ||
+					  (t->kver[0] == 5 && t->kver[1] < 15));
+	bool before_5_8 = t->kver[0] && (t->kver[0] < 5 ||
+					 (t->kver[0] == 5 && t->kver[1] < 8));
+	if (before_5_15 && n == 6 && !memcmp(w, "option", 6))
+		return T_OPTION;
+	if (before_5_8 && n == 10 && !memcmp(w, "---help---", 10))
+		return T_HELP;
 	return T_NONE;
 }
 
@@ -1019,7 +1015,12 @@ static bool parse_depends(kc_tree *t)
 /* "option ..." of kernels before 5.1. */
 static void parse_option(kc_tree *t)
 {
-	char *w = peek(t) == T_WORD ? take(t) : NULL;
+	char *w = NULL;
+	if (peek(t) == T_MODULES) {
+		free(take(t));
+		w = kf_xstrdup("modules");
+	} else if (peek(t) == T_WORD)
+		w = take(t);
 	if (!w) {
 		syntax_error(t, "an option name");
 		return;
