@@ -217,6 +217,8 @@ struct kc_tree {
 	const char *cache_dir;   /* where $(shell) results are cached */
 	bool no_cache;           /* ignore the cache */
 	bool no_shell;           /* never run commands */
+	char *(*shell_fn)(void *ctx, const char *cmd); /* replaces /bin/sh */
+	void *shell_ctx;         /* passed to shell_fn */
 	int shell_runs;          /* commands actually run */
 	int shell_hits;          /* commands served from the cache */
 	/* output collected for the front end */

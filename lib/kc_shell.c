@@ -189,6 +189,13 @@ static char *run(kc_tree *t, const char *cmd, bool *ok)
 char *kc_shell_run(kc_tree *t, const char *cmd)
 {
 	char *path = NULL;
+	bool ok;
+	char *raw;
+	if (t->shell_fn) {
+		raw = t->shell_fn(t->shell_ctx, cmd);
+		ok = raw != NULL;
+		goto ran;
+	}
 	if (t->cache_dir && !t->no_cache) {
 		path = cache_path(t, cmd);
 		kf_strbuf sb = KF_STRBUF_INIT;
@@ -207,8 +214,8 @@ char *kc_shell_run(kc_tree *t, const char *cmd)
 		free(path);
 		return kf_xstrdup("");
 	}
-	bool ok;
-	char *raw = run(t, cmd, &ok);
+	raw = run(t, cmd, &ok);
+ran:
 	t->shell_runs++;
 	if (!ok) {
 		kc_pp_error(t, "%s: %s", cmd, strerror(errno));

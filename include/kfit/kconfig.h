@@ -22,6 +22,11 @@ typedef struct kc_load_opts {
 	const char *cache_dir; /* where $(shell,...) results are cached, or NULL */
 	bool no_cache;         /* run every $(shell,...) afresh */
 	bool no_shell;         /* never run a command: cached values only */
+	/* When set, $(shell,...) calls this instead of running /bin/sh and
+	 * bypasses the cache (fuzzing, tests): returns the command's raw
+	 * output as a malloc'd string, or NULL when the command cannot run. */
+	char *(*shell_fn)(void *ctx, const char *cmd);
+	void *shell_ctx;       /* passed to shell_fn */
 } kc_load_opts;
 
 /* Load and parse the tree's Kconfig.  NULL on a fatal error (in d). */
@@ -68,6 +73,15 @@ typedef struct kc_run_opts {
  * conf would fail (e.g. a missing defconfig), or -1 on an I/O error.
  */
 int kc_run(kc_tree *t, const kc_run_opts *o, kf_strbuf *out);
+
+/* kc_run without the final write: the values stay in the tree for the
+ * caller (the resolver) to change, print or write. */
+int kc_compute(kc_tree *t, const kc_run_opts *o, kf_strbuf *out);
+/* The .config text of the tree's current values. */
+void kc_config_text(kc_tree *t, kf_strbuf *out);
+/* Write the current values to path as conf does: nothing when unchanged,
+ * else temp file, path.old, rename.  0, or -1 with an error. */
+int kc_config_write(kc_tree *t, const char *path, bool overwrite);
 
 /* The default defconfig of the tree's ARCH (as `make defconfig` uses). */
 char *kc_default_defconfig(kc_tree *t);

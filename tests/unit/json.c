@@ -1,0 +1,71 @@
+/*
+ * json.c - unit tests for lib/json.c: kf_json_str escapes quotes,
+ * backslashes and control characters, keeps valid UTF-8, replaces invalid
+ * UTF-8 with U+FFFD, and what it writes always decodes (by a strict JSON
+ * reader) back to the input when the input is valid UTF-8.
+ *
+ * Prints "ok NAME" / "not ok NAME" (+ "  ..." detail lines) per case.
+ */
+#include "kfit/json.h"
+
+#include "../fuzz/json_check.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* One case: input bytes and the exact JSON expected. */
+struct jcase {
+	const char *name; /* test name */
+	const char *in;   /* input (n bytes) */
+	size_t n;         /* input length */
+	const char *want; /* expected output */
+};
+
+#define C(name, in, want) {name, in, sizeof(in) - 1, want}
+
+static const struct jcase cases[] = {
+	C("plain", "CONFIG_X", "\"CONFIG_X\""),
+	C("empty", "", "\"\""),
+	C("quote-backslash", "a\"b\\c", "\"a\\\"b\\\\c\""),
+	C("controls", "\n\t\r\b\f\x01\x1f", "\"\\n\\t\\r\\b\\f\\u0001\\u001f\""),
+	C("del-kept", "\x7f", "\"\x7f\""),
+	C("nul", "a\0b", "\"a\\u0000b\""),
+	C("utf8-kept", "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x90\xa7", "\"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x90\xa7\""),
+	C("latin1", "caf\xe9", "\"caf\xef\xbf\xbd\""),
+	C("overlong-slash", "\xc0\xaf", "\"\xef\xbf\xbd\xef\xbf\xbd\""),
+	C("surrogate", "\xed\xa0\x80", "\"\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\""),
+	C("past-10ffff", "\xf4\x90\x80\x80", "\"\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\""),
+	C("truncated-3", "\xe2\x82", "\"\xef\xbf\xbd\""),
+	C("truncated-then-ascii", "\xe2\x82x", "\"\xef\xbf\xbdx\""),
+	C("lone-continuation", "\x80", "\"\xef\xbf\xbd\""),
+	C("f5-ff", "\xf5\xff", "\"\xef\xbf\xbd\xef\xbf\xbd\""),
+};
+
+int main(void)
+{
+	int failed = 0;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const struct jcase *c = &cases[i];
+		kf_strbuf sb = KF_STRBUF_INIT, dec = KF_STRBUF_INIT;
+		kf_json_strn(&sb, c->in, c->n);
+		const char *err = jc_decode(sb.buf, sb.len, &dec);
+		bool ok = !strcmp(sb.buf, c->want) && !err;
+		if (ok && jc_utf8_valid((const unsigned char *)c->in, c->n))
+			ok = dec.len == c->n && !memcmp(dec.buf, c->in, c->n);
+		printf("%s %s\n", ok ? "ok" : "not ok", c->name);
+		if (!ok) {
+			printf("  got %s (%s)\n  want %s\n", sb.buf,
+			       err ? err : "valid", c->want);
+			failed++;
+		}
+		kf_strbuf_release(&sb);
+		kf_strbuf_release(&dec);
+	}
+	kf_strbuf sb = KF_STRBUF_INIT;
+	kf_json_str(&sb, NULL);
+	bool ok = !strcmp(sb.buf, "null");
+	printf("%s null\n", ok ? "ok" : "not ok");
+	failed += !ok;
+	kf_strbuf_release(&sb);
+	return failed ? 1 : 0;
+}
