@@ -248,9 +248,21 @@ static int run_tar(const char *tarball, const char *flag, const char *dir,
 	}
 	int rc = 0;
 	if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-		/* first line of tar's complaint says enough */
-		const char *e = kf_strbuf_str(&err);
-		size_t len = strcspn(e, "\n");
+		/* tar's complaint (it may start with a blank line), on one line */
+		kf_strbuf why = KF_STRBUF_INIT;
+		for (const char *e = kf_strbuf_str(&err); *e;) {
+			size_t ln = strcspn(e, "\n");
+			if (ln && why.len < 400) {
+				if (why.len)
+					kf_strbuf_addstr(&why, "; ");
+				kf_strbuf_add(&why, e, ln);
+			}
+			e += ln;
+			if (*e)
+				e++;
+		}
+		const char *e = kf_strbuf_str(&why);
+		size_t len = why.len;
 		if (WIFSIGNALED(status))
 			kf_diag_add(d, KF_ERROR, tarball, 0, 0,
 				    "tar killed by signal %d while extracting",
@@ -261,6 +273,7 @@ static int run_tar(const char *tarball, const char *flag, const char *dir,
 				    WIFEXITED(status) ? WEXITSTATUS(status) : -1,
 				    len ? ": " : "", (int)len, e);
 		rc = -1;
+		kf_strbuf_release(&why);
 	}
 	kf_strbuf_release(&err);
 	return rc;
