@@ -259,7 +259,8 @@ static int show_profiles(prof_db *db, profcli_opts *po, uint32_t kver, const cha
 			nreq++;
 		else
 			nrec++;
-		kf_strbuf_addf(&sb, "\n%s %s", prof_level_name(r->level), prof_req_expr(s->arena, r));
+		kf_strbuf_addf(&sb, "\n%s%s %s", r->override ? "override " : "", prof_level_name(r->level),
+			       prof_req_expr(s->arena, r));
 		if (r->boot)
 			kf_strbuf_addstr(&sb, " boot");
 		const char *ct = prof_cond_text(s->arena, &r->cond);
