@@ -4,7 +4,8 @@
 #
 #   unit     every program in $BUILD/tests/ (built from tests/unit/*.c)
 #   cases    every golden case tests/cases/NAME/ (see below)
-#   compat   every tests/compat/*.sh (kfit against the kernel's own conf)
+#   compat   every tests/compat/*.sh but lib.sh (kfit against the kernel's
+#            own conf; helpers live in tests/compat/bin/)
 #
 # Protocol: a test program or script prints one line per test case,
 # "ok NAME", "not ok NAME" (followed by "  ..." detail lines) or
@@ -33,7 +34,7 @@
 #                      run and count (exported: scripts use it to skip work)
 #   KFIT_TEST_FULL=1   run the exhaustive compat suite (make check-full)
 #   KFIT_TEST_JOBS     parallel jobs in compat scripts (default 2)
-#   KFIT_TEST_QUIET=1  print only failures, skips and one line per group
+#   KFIT_TEST_QUIET=1  print only failures and skips (and "# group" lines)
 #   KFIT_VALGRIND=1    run kfit and the unit tests under valgrind
 set -uo pipefail
 shopt -s lastpipe
@@ -113,7 +114,7 @@ tally() {
 
 # Run one test program or script: $1 group prefix, rest the command.
 run_group() {
-	local prefix=$1 out rc
+	local prefix=$1 out rc start=$SECONDS
 	shift
 	out=$(mktemp)
 	# stream: results show as they come (lastpipe keeps tally's counts)
@@ -125,8 +126,8 @@ run_group() {
 		echo "  exited with status $rc without reporting a failure; last output:"
 		tail -n 20 "$out" | sed 's/^/  | /'
 	fi
-	[ -n "$QUIET" ] && [ "$group_seen" -gt 0 ] &&
-		echo "# $prefix: $group_seen run, $group_failed failed"
+	[ "$group_seen" -gt 0 ] &&
+		echo "# $prefix: $group_seen run, $group_failed failed, $((SECONDS - start))s"
 	rm -f "$out"
 }
 

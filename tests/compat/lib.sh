@@ -55,7 +55,7 @@ FILTER=${KFIT_TEST_FILTER:-}
 unset MAKEFLAGS MAKELEVEL MFLAGS MAKEOVERRIDES
 
 if [ -n "${KFIT_COMPAT_SELFTEST:-}" ]; then
-	KFIT=$ROOT/tests/compat/oracle-as-kfit.sh
+	KFIT=$ROOT/tests/compat/bin/oracle-as-kfit.sh
 fi
 
 if [ -n "${KFIT_CACHE_DIR:-}" ]; then

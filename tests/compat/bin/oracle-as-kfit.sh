@@ -1,5 +1,5 @@
 #!/bin/bash
-# oracle-as-kfit.sh - stands in for `kfit kconfig` when the compat suite
+# bin/oracle-as-kfit.sh - stands in for `kfit kconfig` when the compat suite
 # checks itself (KFIT_COMPAT_SELFTEST=1): takes kfit's command line
 #
 #   oracle-as-kfit.sh kconfig [-k DIR] [-a ARCH] [-c FILE] MODE [FILE]
@@ -8,7 +8,7 @@
 # Uses O dir slot "st$KFIT_ORACLE_SLOT" so it never shares one with the
 # oracle side running in parallel.
 set -uo pipefail
-root=$(cd "$(dirname "$0")/../.." && pwd)
+root=$(cd "$(dirname "$0")/../../.." && pwd)
 
 [ "${1:-}" = kconfig ] || { echo "oracle-as-kfit: only 'kconfig' is known" >&2; exit 2; }
 shift
