@@ -62,6 +62,7 @@ typedef struct pstate {
 	bool att_need_reason;     /* reason mandatory */
 	bool att_need_source;     /* source mandatory */
 	const char *att_what;     /* "requirement", "drop", "rename" */
+	bool att_skip;            /* the statement failed: ignore its attributes */
 } pstate;
 
 static void perr(pstate *ps, int col, const char *fmt, ...) KF_PRINTF(3, 4);
@@ -899,9 +900,14 @@ int prof_db_add_text(prof_db *db, const char *name, const char *text, size_t len
 		if (ind == ps.llen || p[ind] == '#') {
 			/* blank or comment lines do not end a statement's attributes */
 		} else if (ind > 0) {
-			parse_attribute(&ps, ind);
+			if (!ps.att_skip)
+				parse_attribute(&ps, ind);
 		} else {
+			/* a rejected statement's reason/source lines are not errors too */
+			attach_close(&ps);
+			int before = ps.nerr;
 			parse_statement(&ps);
+			ps.att_skip = ps.nerr > before;
 		}
 		p = nl ? nl + 1 : end;
 	}
