@@ -192,7 +192,8 @@ static prof_req *req_copy(rctx *c, const prof_req *src, const char *inst,
 	*r = *src;
 	r->profile = inst;
 	r->chain = kf_arena_alloc(c->arena, (nchain ? nchain : 1) * sizeof(*r->chain));
-	memcpy(r->chain, chain, nchain * sizeof(*chain));
+	if (nchain)
+		memcpy(r->chain, chain, nchain * sizeof(*chain));
 	r->nchain = nchain;
 	r->key = prof_sym_newest(c->db, src->alts[0].sym);
 	return r;
@@ -347,7 +348,8 @@ static int collect(rctx *c, const char *name, prof_loc via, const char **chain,
 	const char *inst = param >= 0 ? kf_arena_printf(c->arena, "%s-%ld", p->stem, param)
 				      : p->name;
 	const char **ch = kf_arena_alloc(c->arena, (nchain + 1) * sizeof(*ch));
-	memcpy(ch, chain, nchain * sizeof(*ch));
+	if (nchain)
+		memcpy(ch, chain, nchain * sizeof(*ch));
 	ch[nchain] = inst;
 	size_t nch = nchain + 1;
 	int rc = 0;
