@@ -257,7 +257,10 @@ kfit_side() {
 	defconfig:*) args+=(defconfig "$tree/arch/$(srcarch_of "$arch")/configs/${mode#defconfig:}") ;;
 	*) args+=("$mode") ;;
 	esac
-	(cd "$dir" && env KFIT_ORACLE_SLOT="$SLOT" "${envs[@]}" timeout 600 "$KFIT" "${args[@]}") \
+	# a fixed working directory and environment, so kfit's $(shell,...)
+	# cache (keyed on both) is shared by all cases and runs
+	[ -n "${KFIT_COMPAT_SELFTEST:-}" ] && envs+=(KFIT_ORACLE_SLOT="$SLOT")
+	(cd "$ROOT" && env "${envs[@]}" timeout 600 "$KFIT" "${args[@]}") \
 		>"$dir/stdout" 2>"$dir/stderr" </dev/null
 	echo $? >"$dir/exit"
 	normalise_stderr "$dir/stderr" "$dir"
