@@ -960,7 +960,7 @@ static int read_allconfig(kc_tree *t, const kc_run_opts *o, const char *mode_fil
 	return 0;
 }
 
-int kc_run(kc_tree *t, const kc_run_opts *o, kf_strbuf *out)
+int kc_compute(kc_tree *t, const kc_run_opts *o, kf_strbuf *out)
 {
 	struct probs pr = {50, 33, 33};
 	int rc;
@@ -1099,7 +1099,25 @@ int kc_run(kc_tree *t, const kc_run_opts *o, kf_strbuf *out)
 
 	if (o->werror && t->sym_warnings)
 		return 1;
+	return 0;
+}
 
+void kc_config_text(kc_tree *t, kf_strbuf *out)
+{
+	conf_write_text(t, out);
+}
+
+int kc_config_write(kc_tree *t, const char *path, bool overwrite)
+{
+	kc_run_opts o = {.config = path, .overwrite = overwrite};
+	return write_config(t, &o, NULL);
+}
+
+int kc_run(kc_tree *t, const kc_run_opts *o, kf_strbuf *out)
+{
+	int rc = kc_compute(t, o, out);
+	if (rc)
+		return rc;
 	if (o->mode == KC_MODE_SAVEDEFCONFIG) {
 		if (write_defconfig(t, o->file) < 0)
 			return -1;

@@ -106,6 +106,21 @@ static void key_add_binaries(kc_tree *t, struct key *k, const char *cmd)
 	}
 }
 
+/* Variables that change with the shell session but cannot change what a
+ * Kconfig command prints; leaving them out of the key lets runs from
+ * different directories share results. */
+static bool volatile_var(const char *e)
+{
+	static const char *const names[] = {"PWD=", "OLDPWD=", "SHLVL=", "_=",
+					    "TERM=", "LS_COLORS=", "COLUMNS=",
+					    "LINES=", "KFIT_", "SSH_", "XDG_SESSION",
+					    "WINDOWID=", "DISPLAY=", "MAIL="};
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strncmp(e, names[i], strlen(names[i])))
+			return true;
+	return false;
+}
+
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -120,7 +135,8 @@ static char *cache_path(kc_tree *t, const char *cmd)
 	memcpy(env, t->env, t->nenv * sizeof(char *));
 	qsort(env, t->nenv, sizeof(char *), cmp_str);
 	for (size_t i = 0; i < t->nenv; i++)
-		key_add(&k, env[i], strlen(env[i]));
+		if (!volatile_var(env[i]))
+			key_add(&k, env[i], strlen(env[i]));
 	free(env);
 	key_add_binaries(t, &k, cmd);
 	return kf_xasprintf("%s/shell/%016llx%016llx", t->cache_dir,

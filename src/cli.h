@@ -31,6 +31,10 @@ void cli_usage(const kf_cmd *c, int to_stderr);
 const kf_cmd *cli_find(const char *name);
 
 int cmd_kconfig(int argc, char **argv);
+int cmd_generate(int argc, char **argv);
+extern const char cmd_generate_usage[];
+int cmd_why(int argc, char **argv);
+extern const char cmd_why_usage[];
 extern const char cmd_kconfig_usage[];
 
 int cmd_profiles(int argc, char **argv);

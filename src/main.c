@@ -11,6 +11,10 @@
 static const kf_cmd commands[] = {
 	{"kconfig", cmd_kconfig, "run a Kconfig mode (olddefconfig, allnoconfig, ...) on a kernel tree",
 	 cmd_kconfig_usage},
+	{"generate", cmd_generate, "make a .config in which the named profiles' requirements hold",
+	 cmd_generate_usage},
+	{"why", cmd_why, "explain why a symbol has its value in a configuration",
+	 cmd_why_usage},
 	{"profiles", cmd_profiles, "list, show and lint the profiles (what a distro, init, feature or platform needs)",
 	 cmd_profiles_usage},
 	{"check", cmd_check, "check a .config against profiles: every requirement, with its reason",

@@ -1,0 +1,1304 @@
+/*
+ * resolve.c - the resolver behind `kfit generate`: make requirements hold
+ * in a tree's configuration with as few changes as possible, explain each
+ * change, and name what blocks a requirement that cannot hold.
+ *
+ * The search works on the engine's user values ("answers"), exactly as a
+ * person in menuconfig would: to enable a symbol, make one of its prompts
+ * visible (satisfying its dependency expression recursively) and answer
+ * it, or enable something that selects it; to disable a symbol, disable
+ * what selects it, then answer it with n (or make it invisible).  Among
+ * alternatives (`A || B`, several prompts or selectors) every one is tried
+ * on an undo log and the one that changes fewest answers is kept.  Answers
+ * that requirements pin are never moved against them; trying to is how
+ * conflict chains are found.  After the search every change that no
+ * requirement needs is put back (minimality).
+ */
+#include "kfit/resolve.h"
+
+#include "kc_internal.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_DEPTH 48
+#define MAX_STEPS 400000
+
+/* Base values of all symbols, indexed by creation order. */
+struct kf_base {
+	size_t n;          /* symbols */
+	kc_value *def;     /* user values */
+	unsigned *flags;   /* flags (SYMBOL_DEF_USER) */
+	char **value;      /* written value, NULL when not written */
+};
+
+/* One undo record: a symbol's answer before a change. */
+typedef struct undo {
+	kc_sym *sym;       /* symbol changed */
+	kc_value def;      /* its previous user value */
+	unsigned flags;    /* its previous flags */
+	kc_menu *choice;   /* V2: choice whose member order was saved */
+	kc_sym **members;  /* V2: saved member order (malloc'd) */
+} undo;
+
+/* A requirement's hold on one symbol. */
+typedef struct pin {
+	kc_sym *sym;          /* the symbol */
+	const prof_req *req;  /* requirement */
+	const prof_alt *alt;  /* what it wants of sym */
+} pin;
+
+/* Why a symbol was answered. */
+typedef struct setrec {
+	size_t logidx;        /* undo log length after the change */
+	kc_sym *sym;          /* symbol */
+	const prof_req *req;  /* requirement being applied */
+	char *path;           /* "A=y needs B needs C" */
+} setrec;
+
+typedef struct rs {
+	kc_tree *t;              /* tree */
+	const kf_gen_opts *o;    /* options */
+	uint32_t kver;           /* tree's version */
+	int initramfs;           /* effective habit */
+	undo *log;               /* undo log */
+	size_t nlog, alog;       /* its size */
+	pin *pins;               /* pinned symbols */
+	size_t npins, apins;     /* their count */
+	setrec *sets;            /* answers and why */
+	size_t nsets, asets;     /* their count */
+	kc_sym *stack[MAX_DEPTH + 2]; /* symbols being pursued */
+	bool stack_on[MAX_DEPTH + 2]; /* on (true) or off */
+	int depth;               /* stack depth */
+	long steps;              /* search steps taken */
+	const prof_req *cur;     /* requirement being applied */
+	kf_strbuf fail;          /* first reason the current attempt failed */
+	bool fail_pin;           /* that reason is a pin conflict */
+	kf_arena *arena;         /* strings of the result */
+} rs;
+
+/* ---------------- small helpers ---------------- */
+
+static const char *tri_name(kc_tri v)
+{
+	return v == KC_YES ? "y" : v == KC_MOD ? "m" : "n";
+}
+
+static const char *symname(kc_sym *s)
+{
+	return s->name ? s->name : "<choice>";
+}
+
+static kc_sym *lookup(rs *R, const char *name)
+{
+	const char *n = prof_sym_for_kver(R->o->db, name, R->kver);
+	kc_sym *s = sym_find(R->t, n);
+	if (!s || (s->flags & SYMBOL_CONST) || s->type == S_UNKNOWN)
+		return NULL;
+	return s;
+}
+
+/* Value as the .config shows it: NULL when not written. */
+static const char *shown(kc_tree *t, kc_sym *s)
+{
+	sym_calc_value(t, s);
+	if (!(s->flags & SYMBOL_WRITE) || s->type == S_UNKNOWN)
+		return NULL;
+	return sym_get_string_value(t, s);
+}
+
+static bool is_on(const char *v)
+{
+	return v && (!strcmp(v, "y") || !strcmp(v, "m"));
+}
+
+static bool alt_holds(rs *R, const prof_alt *a, bool boot)
+{
+	kc_sym *s = lookup(R, a->sym);
+	const char *v = s ? shown(R->t, s) : NULL;
+	switch (a->want) {
+	case PROF_WANT_ENABLED:
+		if (boot && R->initramfs == PROF_INITRAMFS_NO)
+			return v && !strcmp(v, "y");
+		return is_on(v);
+	case PROF_WANT_BUILTIN:
+		return v && !strcmp(v, "y");
+	case PROF_WANT_OFF:
+		return !v || !strcmp(v, "n");
+	case PROF_WANT_STRING:
+		return v ? !strcmp(v, a->value) : !*a->value;
+	case PROF_WANT_NUMBER: {
+		if (!v || !*v)
+			return false;
+		char *end;
+		long long x = strtoll(v, &end, 0);
+		if (*end)
+			return false;
+		return x == strtoll(a->value, NULL, 0);
+	}
+	}
+	return false;
+}
+
+static bool req_applies(rs *R, const prof_req *r)
+{
+	if (r->shadowed_by)
+		return false;
+	if (!prof_req_applies(r, R->kver, R->o->arch))
+		return false;
+	if (r->cond.if_sym) {
+		kc_sym *s = lookup(R, r->cond.if_sym);
+		if (!s || !is_on(shown(R->t, s)))
+			return false;
+	}
+	return true;
+}
+
+static bool req_holds(rs *R, const prof_req *r)
+{
+	for (size_t k = 0; k < r->nalts; k++)
+		if (alt_holds(R, &r->alts[k], r->boot))
+			return true;
+	return false;
+}
+
+/* ---------------- undo log ---------------- */
+
+static void log_sym(rs *R, kc_sym *s)
+{
+	KF_GROW(R->log, R->nlog + 1, R->alog);
+	undo *u = &R->log[R->nlog++];
+	memset(u, 0, sizeof(*u));
+	u->sym = s;
+	u->def = s->def[S_DEF_USER];
+	u->flags = s->flags;
+	if (R->t->sem == KC_SEM_V2 && s->choice) {
+		u->choice = s->choice;
+		u->members = kf_xmalloc(s->choice->nmembers * sizeof(kc_sym *));
+		memcpy(u->members, s->choice->members,
+		       s->choice->nmembers * sizeof(kc_sym *));
+	}
+}
+
+static void rollback(rs *R, size_t mark)
+{
+	if (R->nlog == mark)
+		return;
+	while (R->nlog > mark) {
+		undo *u = &R->log[--R->nlog];
+		u->sym->def[S_DEF_USER] = u->def;
+		u->sym->flags = (u->sym->flags & ~SYMBOL_DEF_USER) |
+				(u->flags & SYMBOL_DEF_USER);
+		if (u->members) {
+			memcpy(u->choice->members, u->members,
+			       u->choice->nmembers * sizeof(kc_sym *));
+			free(u->members);
+		}
+	}
+	/* drop explanations of undone changes */
+	while (R->nsets && R->sets[R->nsets - 1].logidx > mark)
+		R->nsets--;
+	sym_clear_all_valid(R->t);
+}
+
+static void record(rs *R, kc_sym *s)
+{
+	kf_strbuf p = KF_STRBUF_INIT;
+	for (int i = 0; i < R->depth; i++) {
+		if (i)
+			kf_strbuf_addstr(&p, " needs ");
+		kf_strbuf_addstr(&p, symname(R->stack[i]));
+		if (!R->stack_on[i])
+			kf_strbuf_addstr(&p, " off");
+	}
+	KF_GROW(R->sets, R->nsets + 1, R->asets);
+	R->sets[R->nsets].logidx = R->nlog;
+	R->sets[R->nsets].sym = s;
+	R->sets[R->nsets].req = R->cur;
+	R->sets[R->nsets].path = kf_arena_strdup(R->arena, kf_strbuf_str(&p));
+	R->nsets++;
+	kf_strbuf_release(&p);
+}
+
+static void set_tri(rs *R, kc_sym *s, kc_tri v)
+{
+	kc_tree *t = R->t;
+	log_sym(R, s);
+	s->def[S_DEF_USER].tri = v;
+	s->flags |= SYMBOL_DEF_USER;
+	if (v == KC_YES && t->sem == KC_SEM_V1 && sym_is_choice_value_v1(s)) {
+		kc_sym *cs = prop_get_symbol(sym_get_choice_prop(s));
+		log_sym(R, cs);
+		cs->def[S_DEF_USER].val = s;
+		if (cs->def[S_DEF_USER].tri < KC_YES)
+			cs->def[S_DEF_USER].tri = KC_YES;
+		cs->flags |= SYMBOL_DEF_USER;
+		kc_expr *e;
+		kc_sym *m;
+		for (e = sym_get_choice_prop(cs)->expr; e && (m = e->right.sym);
+		     e = e->left.expr) {
+			if (m == s)
+				continue;
+			log_sym(R, m);
+			m->def[S_DEF_USER].tri = KC_NO;
+			m->flags |= SYMBOL_DEF_USER;
+		}
+	} else if (v == KC_YES && t->sem == KC_SEM_V2 && s->choice) {
+		/* the log entry of s saved the member order */
+		choice_member_move_front(s->choice, s);
+	}
+	record(R, s);
+	sym_clear_all_valid(t);
+}
+
+static void set_str(rs *R, kc_sym *s, const char *val)
+{
+	log_sym(R, s);
+	const char *v = val;
+	if (s->type == S_HEX && (val[0] != '0' || (val[1] != 'x' && val[1] != 'X')))
+		v = kf_arena_printf(R->t->arena, "0x%s", val);
+	s->def[S_DEF_USER].val = kf_arena_strdup(R->t->arena, v);
+	s->flags |= SYMBOL_DEF_USER;
+	record(R, s);
+	sym_clear_all_valid(R->t);
+}
+
+/* ---------------- failure reasons ---------------- */
+
+static void path_text(rs *R, kf_strbuf *sb)
+{
+	for (int i = 0; i < R->depth; i++) {
+		if (i)
+			kf_strbuf_addstr(sb, " needs ");
+		kf_strbuf_addstr(sb, symname(R->stack[i]));
+		if (i == 0 && R->cur && R->cur->nalts) {
+			/* the requirement's own want */
+			kf_strbuf_addstr(sb, R->stack_on[i] ? "" : "=n");
+		} else if (!R->stack_on[i])
+			kf_strbuf_addstr(sb, " off");
+	}
+}
+
+static bool fail_msg(rs *R, bool is_pin, const char *fmt, ...) KF_PRINTF(3, 4);
+
+static bool fail_msg(rs *R, bool is_pin, const char *fmt, ...)
+{
+	if (R->fail.len && (R->fail_pin || !is_pin))
+		return false; /* keep the first, pin conflicts win */
+	kf_strbuf_reset(&R->fail);
+	path_text(R, &R->fail);
+	va_list ap;
+	va_start(ap, fmt);
+	if (R->fail.len)
+		kf_strbuf_addstr(&R->fail, ", ");
+	kf_strbuf_vaddf(&R->fail, fmt, ap);
+	va_end(ap);
+	R->fail_pin = is_pin;
+	return false;
+}
+
+static const pin *find_pin(rs *R, kc_sym *s)
+{
+	for (size_t i = 0; i < R->npins; i++)
+		if (R->pins[i].sym == s)
+			return &R->pins[i];
+	return NULL;
+}
+
+static bool pin_blocks(rs *R, kc_sym *s, bool on)
+{
+	const pin *p = find_pin(R, s);
+	if (!p || p->req == R->cur)
+		return false;
+	bool wants_off = p->alt->want == PROF_WANT_OFF;
+	if (wants_off == on) {
+		const prof_req *q = p->req;
+		fail_msg(R, true, "which %s:%d requires %s (%s: %s)",
+			 q->loc.file ? q->loc.file : "?", q->loc.line,
+			 wants_off ? "off" : "on", q->profile ? q->profile : "",
+			 q->reason ? q->reason : "");
+		return true;
+	}
+	return false;
+}
+
+/* ---------------- search ---------------- */
+
+static bool need_on(rs *R, kc_sym *s, kc_tri min);
+static bool need_off(rs *R, kc_sym *s);
+static bool need_expr(rs *R, kc_expr *e, kc_tri min);
+static bool need_expr_off(rs *R, kc_expr *e, kc_tri max);
+static bool need_str(rs *R, kc_sym *s, const char *val, bool numeric);
+
+/* An alternative way to reach a goal. */
+typedef struct opt {
+	int kind;       /* OPT_* */
+	kc_sym *s;      /* symbol */
+	kc_expr *e;     /* expression */
+	kc_tri v;       /* level */
+	kc_prop *p;     /* property */
+	const char *str; /* string value */
+} opt;
+
+enum {
+	OPT_EXPR,        /* need_expr(e, v) */
+	OPT_EXPR_OFF,    /* need_expr_off(e, v) */
+	OPT_PROMPT_ON,   /* make prompt p visible, answer s with y */
+	OPT_PROMPT_OFF,  /* make prompt p visible, answer s with n */
+	OPT_ANSWER_OFF,  /* answer s with n */
+	OPT_DEFAULT,     /* make default p of s give v */
+	OPT_CHOOSE,      /* answer choice member s with y */
+	OPT_ON,          /* need_on(s, v) */
+	OPT_OFF,         /* need_off(s) */
+};
+
+static bool run_opt(rs *R, const opt *o, kc_sym *goal, kc_tri min)
+{
+	kc_tree *t = R->t;
+	switch (o->kind) {
+	case OPT_EXPR:
+		return need_expr(R, o->e, o->v);
+	case OPT_EXPR_OFF:
+		return need_expr_off(R, o->e, o->v);
+	case OPT_ON:
+		return need_on(R, o->s, o->v);
+	case OPT_OFF:
+		return need_off(R, o->s);
+	case OPT_PROMPT_ON:
+		if (!need_expr(R, o->p->visible.expr, min))
+			return false;
+		sym_calc_value(t, goal);
+		if (goal->curr.tri >= min)
+			return true;
+		set_tri(R, goal, KC_YES);
+		sym_calc_value(t, goal);
+		if (goal->curr.tri >= min)
+			return true;
+		return fail_msg(R, false, "%s stays %s after answering y",
+				symname(goal), tri_name(goal->curr.tri));
+	case OPT_PROMPT_OFF:
+		if (!need_expr(R, o->p->visible.expr, KC_MOD))
+			return false;
+		/* fall through */
+	case OPT_ANSWER_OFF:
+		set_tri(R, goal, KC_NO);
+		sym_calc_value(t, goal);
+		return goal->curr.tri == KC_NO ||
+		       fail_msg(R, false, "%s stays %s after answering n",
+				symname(goal), tri_name(goal->curr.tri));
+	case OPT_DEFAULT:
+		if (!need_expr(R, o->p->visible.expr, min))
+			return false;
+		if (!need_expr(R, o->p->expr, min))
+			return false;
+		sym_calc_value(t, goal);
+		return goal->curr.tri >= min ||
+		       fail_msg(R, false, "default of %s does not apply",
+				symname(goal));
+	case OPT_CHOOSE:
+		if (!need_on(R, o->s, KC_YES))
+			return false;
+		sym_calc_value(t, goal);
+		return goal->curr.tri == KC_NO ||
+		       fail_msg(R, false, "%s stays selected", symname(goal));
+	}
+	return false;
+}
+
+/* Try every option, keep the one with the fewest changes. */
+static bool best_of(rs *R, const opt *opts, int n, kc_sym *goal, kc_tri min)
+{
+	size_t mark = R->nlog;
+	int best = -1;
+	size_t best_cost = SIZE_MAX;
+	if (n == 1)
+		return run_opt(R, &opts[0], goal, min);
+	for (int i = 0; i < n; i++) {
+		if (R->steps > MAX_STEPS)
+			break;
+		bool ok = run_opt(R, &opts[i], goal, min);
+		size_t cost = R->nlog - mark;
+		rollback(R, mark);
+		if (ok && cost < best_cost) {
+			best = i;
+			best_cost = cost;
+			if (cost <= 1)
+				break;
+		}
+	}
+	if (best < 0)
+		return false;
+	bool ok = run_opt(R, &opts[best], goal, min);
+	if (!ok)
+		rollback(R, mark);
+	return ok;
+}
+
+static bool push(rs *R, kc_sym *s, bool on)
+{
+	for (int i = 0; i < R->depth; i++)
+		if (R->stack[i] == s && R->stack_on[i] == on)
+			return fail_msg(R, false, "%s depends on itself through this path",
+					symname(s));
+	if (R->depth >= MAX_DEPTH)
+		return fail_msg(R, false, "dependency chain deeper than %d", MAX_DEPTH);
+	R->stack[R->depth] = s;
+	R->stack_on[R->depth] = on;
+	R->depth++;
+	return true;
+}
+
+static void pop(rs *R)
+{
+	R->depth--;
+}
+
+static bool need_on(rs *R, kc_sym *s, kc_tri min)
+{
+	kc_tree *t = R->t;
+	R->steps++;
+	if (s->flags & SYMBOL_CONST)
+		return s == &t->sym_yes || (s == &t->sym_mod && min <= KC_MOD) ||
+		       fail_msg(R, false, "needs the constant %s", symname(s));
+	sym_calc_value(t, s);
+	if (s->type != S_BOOLEAN && s->type != S_TRISTATE)
+		return s->curr.tri >= min ||
+		       fail_msg(R, false, "%s is not a bool or tristate", symname(s));
+	if (sym_get_type(t, s) == S_BOOLEAN && min == KC_MOD)
+		min = KC_YES;
+	if (s->curr.tri >= min)
+		return true;
+	if (R->steps > MAX_STEPS)
+		return fail_msg(R, false, "search limit reached");
+	if (pin_blocks(R, s, true))
+		return false;
+	if (!push(R, s, true))
+		return false;
+
+	opt opts[32];
+	int n = 0;
+	kc_prop *p;
+	bool has_prompt = false;
+	for_all_prompts(s, p)
+	{
+		has_prompt = true;
+		if (n < 16)
+			opts[n++] = (opt){.kind = OPT_PROMPT_ON, .p = p};
+	}
+	if (s->rev_dep.expr && n < 31)
+		opts[n++] = (opt){.kind = OPT_EXPR, .e = s->rev_dep.expr, .v = min};
+	if (!has_prompt || !sym_has_value(s)) {
+		for_all_defaults(s, p)
+		{
+			if (n < 31)
+				opts[n++] = (opt){.kind = OPT_DEFAULT, .p = p};
+		}
+	}
+	bool ok = n ? best_of(R, opts, n, s, min)
+		    : fail_msg(R, false, "%s has no prompt, default or select",
+			       symname(s));
+	pop(R);
+	return ok;
+}
+
+static bool need_off(rs *R, kc_sym *s)
+{
+	kc_tree *t = R->t;
+	R->steps++;
+	if (s->flags & SYMBOL_CONST)
+		return s == &t->sym_no ||
+		       fail_msg(R, false, "needs the constant %s off", symname(s));
+	sym_calc_value(t, s);
+	if (s->curr.tri == KC_NO)
+		return true;
+	if (R->steps > MAX_STEPS)
+		return fail_msg(R, false, "search limit reached");
+	if (pin_blocks(R, s, false))
+		return false;
+	if (!push(R, s, false))
+		return false;
+	bool ok = true;
+	size_t mark = R->nlog;
+	/* whatever selects it must go first */
+	if (s->rev_dep.tri != KC_NO || expr_calc_value(t, s->rev_dep.expr) != KC_NO) {
+		if (s->rev_dep.expr && !need_expr_off(R, s->rev_dep.expr, KC_NO))
+			ok = false;
+	}
+	sym_calc_value(t, s);
+	if (ok && s->curr.tri != KC_NO) {
+		opt opts[40];
+		int n = 0;
+		kc_menu *cm = t->sem == KC_SEM_V2 ? sym_get_choice_menu(t, s) : NULL;
+		bool member = t->sem == KC_SEM_V2 ? cm != NULL : sym_is_choice_value_v1(s);
+		if (member) {
+			/* another member of its choice */
+			if (t->sem == KC_SEM_V2) {
+				for (kc_menu *m = menu_next(cm, cm); m && n < 32;
+				     m = menu_next(m, cm))
+					if (m->sym && m->sym != s)
+						opts[n++] = (opt){.kind = OPT_CHOOSE, .s = m->sym};
+			} else {
+				kc_sym *cs = prop_get_symbol(sym_get_choice_prop(s));
+				kc_expr *e;
+				kc_sym *m;
+				for (e = sym_get_choice_prop(cs)->expr;
+				     e && (m = e->right.sym) && n < 32; e = e->left.expr)
+					if (m != s)
+						opts[n++] = (opt){.kind = OPT_CHOOSE, .s = m};
+				if (sym_is_optional(cs) || cs->type == S_TRISTATE)
+					opts[n++] = (opt){.kind = OPT_ANSWER_OFF};
+			}
+		} else if (s->visible != KC_NO) {
+			opts[n++] = (opt){.kind = OPT_ANSWER_OFF};
+		} else {
+			kc_prop *p;
+			for_all_prompts(s, p)
+			{
+				if (n < 32)
+					opts[n++] = (opt){.kind = OPT_PROMPT_OFF, .p = p};
+			}
+		}
+		if (s->dir_dep.expr && n < 39)
+			opts[n++] = (opt){.kind = OPT_EXPR_OFF, .e = s->dir_dep.expr,
+					  .v = KC_NO};
+		if (!n)
+			ok = fail_msg(R, false, "%s cannot be turned off", symname(s));
+		else
+			ok = best_of(R, opts, n, s, KC_NO);
+	}
+	if (!ok)
+		rollback(R, mark);
+	pop(R);
+	return ok;
+}
+
+static bool need_str(rs *R, kc_sym *s, const char *val, bool numeric)
+{
+	kc_tree *t = R->t;
+	R->steps++;
+	const char *cur = shown(t, s);
+	if (cur && (numeric ? strtoll(cur, NULL, 0) == strtoll(val, NULL, 0)
+			    : !strcmp(cur, val)))
+		return true;
+	if (!cur && !numeric && !*val)
+		return true;
+	if (!push(R, s, true))
+		return false;
+	bool ok = false;
+	kc_prop *p;
+	size_t mark = R->nlog;
+	for_all_prompts(s, p)
+	{
+		if (need_expr(R, p->visible.expr, KC_YES)) {
+			set_str(R, s, val);
+			cur = shown(t, s);
+			if (cur && (numeric ? strtoll(cur, NULL, 0) == strtoll(val, NULL, 0)
+					    : !strcmp(cur, val))) {
+				ok = true;
+				break;
+			}
+			fail_msg(R, false, "%s does not accept %s (range)", symname(s), val);
+		}
+		rollback(R, mark);
+	}
+	if (!ok && !s->prop)
+		fail_msg(R, false, "%s has no prompt", symname(s));
+	pop(R);
+	return ok;
+}
+
+/* Make "l op c" hold (want_equal) or fail to hold. */
+static bool need_cmp(rs *R, kc_expr *e, bool want_true)
+{
+	kc_tree *t = R->t;
+	kc_sym *l = e->left.sym, *c = e->right.sym;
+	if ((l->flags & SYMBOL_CONST) && !(c->flags & SYMBOL_CONST)) {
+		kc_sym *x = l;
+		l = c;
+		c = x;
+	}
+	bool eq = (e->type == E_EQUAL) == want_true;
+	if (l->flags & SYMBOL_CONST)
+		return fail_msg(R, false, "compares two constants");
+	if (l->type == S_BOOLEAN || l->type == S_TRISTATE) {
+		if (c == &t->sym_yes)
+			return eq ? need_on(R, l, KC_YES) : need_off(R, l);
+		if (c == &t->sym_no)
+			return eq ? need_off(R, l) : need_on(R, l, KC_MOD);
+		if (c == &t->sym_mod) {
+			if (!eq)
+				return need_off(R, l);
+			if (!need_on(R, l, KC_MOD))
+				return false;
+			sym_calc_value(t, l);
+			if (l->curr.tri != KC_MOD && l->visible != KC_NO)
+				set_tri(R, l, KC_MOD);
+			sym_calc_value(t, l);
+			return l->curr.tri == KC_MOD ||
+			       fail_msg(R, false, "%s cannot be m", symname(l));
+		}
+		return fail_msg(R, false, "cannot compare %s", symname(l));
+	}
+	if (c->flags & SYMBOL_CONST) {
+		if (eq)
+			return need_str(R, l, c->name, l->type != S_STRING);
+		return fail_msg(R, false, "%s must differ from %s", symname(l), c->name);
+	}
+	return fail_msg(R, false, "compares %s with %s", symname(l), symname(c));
+}
+
+static bool need_expr(rs *R, kc_expr *e, kc_tri min)
+{
+	kc_tree *t = R->t;
+	R->steps++;
+	if (!e || expr_calc_value(t, e) >= min)
+		return true;
+	switch (e->type) {
+	case E_SYMBOL:
+		return need_on(R, e->left.sym, min);
+	case E_AND:
+		for (int k = 0; k < 3; k++) {
+			if (!need_expr(R, e->left.expr, min) ||
+			    !need_expr(R, e->right.expr, min))
+				return false;
+			if (expr_calc_value(t, e) >= min)
+				return true;
+		}
+		return fail_msg(R, false, "the two sides of an && undo each other");
+	case E_OR: {
+		opt opts[2] = {{.kind = OPT_EXPR, .e = e->left.expr, .v = min},
+			       {.kind = OPT_EXPR, .e = e->right.expr, .v = min}};
+		return best_of(R, opts, 2, NULL, min);
+	}
+	case E_NOT:
+		return need_expr_off(R, e->left.expr, TRI_NOT(min));
+	case E_EQUAL:
+	case E_UNEQUAL:
+		return need_cmp(R, e, true);
+	default:
+		return fail_msg(R, false, "a numeric comparison does not hold");
+	}
+}
+
+static bool need_expr_off(rs *R, kc_expr *e, kc_tri max)
+{
+	kc_tree *t = R->t;
+	R->steps++;
+	if (!e)
+		return fail_msg(R, false, "an unconditional dependency");
+	if (expr_calc_value(t, e) <= max)
+		return true;
+	switch (e->type) {
+	case E_SYMBOL:
+		return need_off(R, e->left.sym);
+	case E_AND: {
+		opt opts[2] = {{.kind = OPT_EXPR_OFF, .e = e->left.expr, .v = max},
+			       {.kind = OPT_EXPR_OFF, .e = e->right.expr, .v = max}};
+		return best_of(R, opts, 2, NULL, max);
+	}
+	case E_OR:
+		for (int k = 0; k < 3; k++) {
+			if (!need_expr_off(R, e->left.expr, max) ||
+			    !need_expr_off(R, e->right.expr, max))
+				return false;
+			if (expr_calc_value(t, e) <= max)
+				return true;
+		}
+		return fail_msg(R, false, "the two sides of an || undo each other");
+	case E_NOT:
+		return need_expr(R, e->left.expr, TRI_NOT(max));
+	case E_EQUAL:
+	case E_UNEQUAL:
+		return need_cmp(R, e, false);
+	default:
+		return fail_msg(R, false, "a numeric comparison cannot be changed");
+	}
+}
+
+static bool need_alt(rs *R, const prof_alt *a, bool boot)
+{
+	kc_sym *s = lookup(R, a->sym);
+	if (!s) {
+		if (a->want == PROF_WANT_OFF ||
+		    (a->want == PROF_WANT_STRING && !*a->value))
+			return true;
+		return fail_msg(R, false, "%s does not exist in this tree",
+				prof_sym_for_kver(R->o->db, a->sym, R->kver));
+	}
+	switch (a->want) {
+	case PROF_WANT_ENABLED:
+		return need_on(R, s, boot && R->initramfs == PROF_INITRAMFS_NO
+					     ? KC_YES
+					     : KC_MOD);
+	case PROF_WANT_BUILTIN:
+		return need_on(R, s, KC_YES);
+	case PROF_WANT_OFF:
+		return need_off(R, s);
+	case PROF_WANT_STRING:
+		return need_str(R, s, a->value, false);
+	case PROF_WANT_NUMBER:
+		return need_str(R, s, a->value, true);
+	}
+	return false;
+}
+
+/* Apply one requirement: the cheapest alternative that works. */
+static bool apply_req(rs *R, const prof_req *r)
+{
+	size_t mark = R->nlog;
+	size_t best = SIZE_MAX, best_cost = SIZE_MAX;
+	R->cur = r;
+	kf_strbuf_reset(&R->fail);
+	R->fail_pin = false;
+	for (size_t k = 0; k < r->nalts; k++) {
+		R->depth = 0;
+		bool ok = need_alt(R, &r->alts[k], r->boot) && req_holds(R, r);
+		size_t cost = R->nlog - mark;
+		rollback(R, mark);
+		if (ok && cost < best_cost) {
+			best = k;
+			best_cost = cost;
+		}
+	}
+	if (best == SIZE_MAX)
+		return false;
+	R->depth = 0;
+	if (need_alt(R, &r->alts[best], r->boot) && req_holds(R, r))
+		return true;
+	rollback(R, mark);
+	return false;
+}
+
+static void add_pin(rs *R, const prof_req *r)
+{
+	if (r->nalts != 1)
+		return;
+	kc_sym *s = lookup(R, r->alts[0].sym);
+	if (!s || find_pin(R, s))
+		return;
+	KF_GROW(R->pins, R->npins + 1, R->apins);
+	R->pins[R->npins++] = (pin){s, r, &r->alts[0]};
+}
+
+/* ---------------- base snapshot ---------------- */
+
+kf_base *kf_base_snapshot(kc_tree *t)
+{
+	kf_base *b = kf_xcalloc(1, sizeof(*b));
+	b->n = t->nsyms;
+	b->def = kf_xcalloc(b->n ? b->n : 1, sizeof(kc_value));
+	b->flags = kf_xcalloc(b->n ? b->n : 1, sizeof(unsigned));
+	b->value = kf_xcalloc(b->n ? b->n : 1, sizeof(char *));
+	unsigned i;
+	kc_sym *s;
+	for_all_symbols(t, i, s)
+	{
+		if (s->seq >= b->n)
+			continue;
+		b->def[s->seq] = s->def[S_DEF_USER];
+		b->flags[s->seq] = s->flags;
+		const char *v = shown(t, s);
+		b->value[s->seq] = v ? kf_xstrdup(v) : NULL;
+	}
+	return b;
+}
+
+void kf_base_free(kf_base *b)
+{
+	if (!b)
+		return;
+	for (size_t i = 0; i < b->n; i++)
+		free(b->value[i]);
+	free(b->value);
+	free(b->def);
+	free(b->flags);
+	free(b);
+}
+
+static const char *base_value(const kf_base *b, kc_sym *s)
+{
+	return s->seq < b->n ? b->value[s->seq] : NULL;
+}
+
+static bool same(const char *a, const char *b)
+{
+	if (!a || !b)
+		return a == b;
+	return !strcmp(a, b);
+}
+
+/* Same as far as the kernel is concerned: a bool that is absent is n. */
+static bool same_value(kc_sym *s, const char *a, const char *b)
+{
+	if (s->type == S_BOOLEAN || s->type == S_TRISTATE) {
+		if (!a)
+			a = "n";
+		if (!b)
+			b = "n";
+	}
+	return same(a, b);
+}
+
+/* ---------------- explanations ---------------- */
+
+static const char *group_of(const kf_gen_opts *o, const prof_req *r)
+{
+	if (!r || !r->profile)
+		return "dependencies";
+	long param;
+	const prof_profile *p = prof_db_find(o->db, r->profile, &param, NULL);
+	if (!p)
+		return "local";
+	switch (p->kind) {
+	case PROF_KIND_DISTRO:
+		return "distro";
+	case PROF_KIND_INIT:
+		return "init";
+	case PROF_KIND_FEATURE:
+		return "feature";
+	case PROF_KIND_PLATFORM:
+		return "platform";
+	case PROF_KIND_BASE:
+		return "base";
+	}
+	return "profile";
+}
+
+/* Symbols whose `select` holds for s right now, as "A, B". */
+static void selectors(kc_tree *t, kc_expr *e, kf_strbuf *out)
+{
+	if (!e)
+		return;
+	if (e->type == E_OR) {
+		selectors(t, e->left.expr, out);
+		selectors(t, e->right.expr, out);
+		return;
+	}
+	if (expr_calc_value(t, e) == KC_NO)
+		return;
+	kc_expr *x = e;
+	while (x->type == E_AND)
+		x = x->left.expr;
+	if (out->len)
+		kf_strbuf_addstr(out, ", ");
+	if (x->type == E_SYMBOL)
+		kf_strbuf_addstr(out, symname(x->left.sym));
+	else
+		expr_print_plain(e, out);
+}
+
+static void why_line(kc_tree *t, kc_sym *s, kf_strbuf *out)
+{
+	kf_strbuf sel = KF_STRBUF_INIT;
+	sym_calc_value(t, s);
+	if (s->rev_dep.tri != KC_NO)
+		selectors(t, s->rev_dep.expr, &sel);
+	if (sel.len) {
+		kf_strbuf_addf(out, "selected by %s", sel.buf);
+	} else if (s->visible != KC_NO && sym_has_value(s)) {
+		kf_strbuf_addf(out, "answered %s in the configuration",
+			       sym_get_string_value(t, s));
+	} else if (s->implied.tri != KC_NO) {
+		kf_strbuf sb = KF_STRBUF_INIT;
+		selectors(t, s->implied.expr, &sb);
+		kf_strbuf_addf(out, "implied by %s", kf_strbuf_str(&sb));
+		kf_strbuf_release(&sb);
+	} else {
+		kc_prop *p;
+		bool found = false;
+		for_all_defaults(s, p)
+		{
+			if (expr_calc_value(t, p->visible.expr) == KC_NO)
+				continue;
+			kf_strbuf_addstr(out, "default ");
+			expr_print_plain(p->expr, out);
+			if (p->visible.expr && !expr_is_yes(t, p->visible.expr)) {
+				kf_strbuf_addstr(out, " if ");
+				expr_print_plain(p->visible.expr, out);
+			}
+			kf_strbuf_addf(out, " (%s:%d)", p->file, p->lineno);
+			found = true;
+			break;
+		}
+		if (!found)
+			kf_strbuf_addstr(out, s->visible == KC_NO
+						      ? "not visible: its dependencies are not met"
+						      : "no default applies");
+	}
+	kf_strbuf_release(&sel);
+}
+
+int kf_why(kc_tree *t, const char *name, kf_strbuf *out)
+{
+	kc_sym *s = sym_find(t, name);
+	if (!s || (s->flags & SYMBOL_CONST) || s->type == S_UNKNOWN)
+		return -1;
+	sym_calc_value(t, s);
+	const char *v = shown(t, s);
+	kf_strbuf_addf(out, "CONFIG_%s=%s", name, v ? v : "(absent)");
+	if (s->type == S_STRING && v)
+		kf_strbuf_addf(out, " (string \"%s\")", v);
+	kf_strbuf_addch(out, '\n');
+	for (size_t i = 0; i < s->nmenus; i++)
+		kf_strbuf_addf(out, "  defined at %s:%d\n", s->menus[i]->file,
+			       s->menus[i]->lineno);
+	kf_strbuf_addf(out, "  type %s, visible %s", sym_type_name(s->type),
+		       tri_name(s->visible));
+	if (s->rev_dep.tri != KC_NO)
+		kf_strbuf_addf(out, ", selected to at least %s", tri_name(s->rev_dep.tri));
+	kf_strbuf_addstr(out, "\n  why: ");
+	why_line(t, s, out);
+	kf_strbuf_addch(out, '\n');
+	if (s->dir_dep.expr && !expr_is_yes(t, s->dir_dep.expr)) {
+		kf_strbuf_addstr(out, "  depends on: ");
+		expr_gstr_print(t, s->dir_dep.expr, out);
+		kf_strbuf_addch(out, '\n');
+	}
+	kf_strbuf_addstr(out, "  to change it: ");
+	if (s->rev_dep.tri != KC_NO) {
+		kf_strbuf sel = KF_STRBUF_INIT;
+		selectors(t, s->rev_dep.expr, &sel);
+		kf_strbuf_addf(out, "turn off %s (they select it)", sel.buf);
+		kf_strbuf_release(&sel);
+	} else if (s->visible != KC_NO) {
+		kf_strbuf_addstr(out, "answer it in the configuration (it is visible)");
+	} else {
+		kc_prop *p;
+		bool any = false;
+		for_all_prompts(s, p)
+		{
+			kf_strbuf_addstr(out, any ? "; or make " : "make ");
+			expr_gstr_print(t, p->visible.expr, out);
+			kf_strbuf_addstr(out, " true, then answer it");
+			any = true;
+		}
+		if (!any)
+			kf_strbuf_addstr(out, "it has no prompt: change what its default depends on, or select it");
+	}
+	kf_strbuf_addch(out, '\n');
+	return 0;
+}
+
+const char *kf_sym_value(kc_tree *t, const char *name)
+{
+	kc_sym *s = sym_find(t, name);
+	if (!s || (s->flags & SYMBOL_CONST))
+		return NULL;
+	return shown(t, s);
+}
+
+/* ---------------- distro build files ---------------- */
+
+void kf_reset_distro_build_files(kc_tree *t, kf_diags *d)
+{
+	static const struct {
+		const char *sym;   /* string symbol naming a build file */
+		const char *value; /* what a user's build needs instead */
+	} resets[] = {
+		{"SYSTEM_TRUSTED_KEYS", ""},
+		{"SYSTEM_REVOCATION_KEYS", ""},
+		{"MODULE_SIG_KEY", "certs/signing_key.pem"},
+		{"EXTRA_FIRMWARE", ""},
+		{"SYSTEM_EXTRA_CERTIFICATE_SIZE", NULL},
+		{"INITRAMFS_SOURCE", ""},
+		{"MODULE_SIG_HASH", NULL},
+	};
+	for (size_t i = 0; i < sizeof(resets) / sizeof(resets[0]); i++) {
+		if (!resets[i].value)
+			continue;
+		kc_sym *s = sym_find(t, resets[i].sym);
+		if (!s || (s->flags & SYMBOL_CONST) || s->type != S_STRING)
+			continue;
+		const char *v = shown(t, s);
+		if (!v || !strcmp(v, resets[i].value))
+			continue;
+		if (!strcmp(resets[i].sym, "MODULE_SIG_KEY") &&
+		    !strcmp(v, "certs/signing_key.pem"))
+			continue;
+		kf_diag_add(d, KF_NOTE, NULL, 0, 0,
+			    "reset CONFIG_%s=\"%s\" to \"%s\": it names a file of the distribution's own build",
+			    resets[i].sym, v, resets[i].value);
+		s->def[S_DEF_USER].val = kf_arena_strdup(t->arena, resets[i].value);
+		s->flags |= SYMBOL_DEF_USER;
+		sym_clear_all_valid(t);
+	}
+}
+
+/* ---------------- driver ---------------- */
+
+static bool all_hold(rs *R, const prof_req *const *reqs, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (req_applies(R, reqs[i]) && !req_holds(R, reqs[i]))
+			return false;
+	return true;
+}
+
+/* Put an answer back to its base state (for minimization). */
+static void restore_base(rs *R, const kf_base *b, kc_sym *s)
+{
+	log_sym(R, s);
+	s->def[S_DEF_USER] = b->def[s->seq];
+	s->flags = (s->flags & ~SYMBOL_DEF_USER) | (b->flags[s->seq] & SYMBOL_DEF_USER);
+	sym_clear_all_valid(R->t);
+}
+
+static void minimize(rs *R, const kf_base *b, const prof_req **held, size_t nheld)
+{
+	kc_tree *t = R->t;
+	/* 1: answers the search made, newest first */
+	for (size_t i = R->nsets; i-- > 0;) {
+		kc_sym *s = R->sets[i].sym;
+		if (s->seq >= b->n)
+			continue;
+		if (!memcmp(&s->def[S_DEF_USER], &b->def[s->seq], sizeof(kc_value)) &&
+		    (s->flags & SYMBOL_DEF_USER) == (b->flags[s->seq] & SYMBOL_DEF_USER))
+			continue;
+		size_t mark = R->nlog;
+		restore_base(R, b, s);
+		if (!all_hold(R, held, nheld))
+			rollback(R, mark);
+	}
+	/* 2: anything else that differs from the base and can be answered
+	 * back: defaults of symbols that became visible, choices whose
+	 * default moved, base answers that now apply */
+	for (int round = 0; round < 3; round++) {
+		bool changed = false;
+		for (kc_menu *m = menu_next(&t->rootmenu, &t->rootmenu); m;
+		     m = menu_next(m, &t->rootmenu)) {
+			kc_sym *s = m->sym;
+			if (!s || s->seq >= b->n || sym_is_choice(s) ||
+			    (s->type != S_BOOLEAN && s->type != S_TRISTATE))
+				continue;
+			const char *now = shown(t, s);
+			const char *was = base_value(b, s);
+			if (same_value(s, now, was))
+				continue;
+			if (!sym_is_changeable(t, s) || find_pin(R, s))
+				continue;
+			kc_tri target = !was || !strcmp(was, "n") ? KC_NO
+					: !strcmp(was, "m")	 ? KC_MOD
+								 : KC_YES;
+			size_t mark = R->nlog;
+			set_tri(R, s, target);
+			if (same_value(s, shown(t, s), was) && all_hold(R, held, nheld))
+				changed = true;
+			else
+				rollback(R, mark);
+		}
+		if (!changed)
+			break;
+	}
+}
+
+int kf_generate(const kf_gen_opts *o, const kf_base *base, kf_gen_result *res,
+		kf_diags *d)
+{
+	rs R;
+	memset(&R, 0, sizeof(R));
+	memset(res, 0, sizeof(*res));
+	R.t = o->tree;
+	R.o = o;
+	R.kver = KF_KVER(o->tree->kver[0], o->tree->kver[1], o->tree->kver[2]);
+	R.initramfs = o->initramfs != PROF_INITRAMFS_UNKNOWN ? o->initramfs
+							     : o->set->initramfs;
+	res->arena = kf_arena_new();
+	R.arena = res->arena;
+	kc_tree *t = o->tree;
+	prof_set *set = o->set;
+
+	/* pins: single-symbol requirements that apply */
+	for (size_t i = 0; i < set->n; i++) {
+		const prof_req *r = set->reqs[i];
+		if (r->level == PROF_REQUIRE && req_applies(&R, r))
+			add_pin(&R, r);
+	}
+	const prof_req **held = kf_xcalloc(set->n + 1, sizeof(*held));
+	size_t nheld = 0;
+	size_t aunmet = 0, askip = 0;
+
+	/* requires, then recommends; a second round picks up requirements
+	 * whose if-symbol became true */
+	for (int level = 0; level < 2; level++) {
+		for (int round = 0; round < 2; round++) {
+			for (size_t i = 0; i < set->n; i++) {
+				const prof_req *r = set->reqs[i];
+				if ((level == 0) != (r->level == PROF_REQUIRE))
+					continue;
+				bool seen = false;
+				for (size_t k = 0; k < nheld; k++)
+					if (held[k] == r)
+						seen = true;
+				if (seen || !req_applies(&R, r))
+					continue;
+				bool failed_before = false;
+				for (size_t k = 0; k < res->nunmet; k++)
+					if (res->unmet[k].req == r)
+						failed_before = true;
+				for (size_t k = 0; k < res->nskipped; k++)
+					if (res->skipped[k].req == r)
+						failed_before = true;
+				if (failed_before)
+					continue;
+				size_t mark = R.nlog;
+				R.steps = 0;
+				bool ok = apply_req(&R, r);
+				if (ok && !all_hold(&R, held, nheld)) {
+					/* it broke an earlier one: find which */
+					const prof_req *victim = NULL;
+					for (size_t k = 0; k < nheld && !victim; k++)
+						if (!req_holds(&R, held[k]))
+							victim = held[k];
+					rollback(&R, mark);
+					ok = false;
+					kf_strbuf_reset(&R.fail);
+					kf_strbuf_addf(&R.fail,
+						       "meeting it breaks %s at %s:%d (%s)",
+						       victim ? prof_req_expr(res->arena, victim) : "?",
+						       victim && victim->loc.file ? victim->loc.file : "?",
+						       victim ? victim->loc.line : 0,
+						       victim && victim->reason ? victim->reason : "");
+				}
+				if (ok) {
+					held[nheld++] = r;
+					if (r->level == PROF_RECOMMEND)
+						add_pin(&R, r);
+					continue;
+				}
+				const char *why = kf_arena_strdup(
+					res->arena, R.fail.len ? R.fail.buf
+							       : "no way to meet it was found");
+				if (r->level == PROF_REQUIRE) {
+					KF_GROW(res->unmet, res->nunmet + 1, aunmet);
+					res->unmet[res->nunmet++] = (kf_unmet){r, why};
+				} else {
+					KF_GROW(res->skipped, res->nskipped + 1, askip);
+					res->skipped[res->nskipped++] = (kf_skipped){r, why};
+				}
+			}
+		}
+	}
+
+	if (o->minimize)
+		minimize(&R, base, held, nheld);
+
+	/* verify the property: no single change can be put back */
+	if (o->check_minimal) {
+		size_t aviol = 0;
+		for (kc_menu *m = menu_next(&t->rootmenu, &t->rootmenu); m;
+		     m = menu_next(m, &t->rootmenu)) {
+			kc_sym *s = m->sym;
+			if (!s || !s->name || s->seq >= base->n || sym_is_choice(s) ||
+			    (s->type != S_BOOLEAN && s->type != S_TRISTATE))
+				continue;
+			const char *now = shown(t, s);
+			const char *was = base_value(base, s);
+			if (same_value(s, now, was) || !sym_is_changeable(t, s))
+				continue;
+			char *keep = kf_xstrdup(now ? now : "n");
+			size_t mark = R.nlog;
+			set_tri(&R, s, !was || !strcmp(was, "n") ? KC_NO
+				      : !strcmp(was, "m")	 ? KC_MOD
+								 : KC_YES);
+			const char *after = shown(t, s);
+			bool back = same_value(s, after, was);
+			bool ok = back && all_hold(&R, held, nheld);
+			rollback(&R, mark);
+			if (ok) {
+				KF_GROW(res->not_minimal, res->nnot_minimal + 1, aviol);
+				res->not_minimal[res->nnot_minimal++] =
+					kf_arena_printf(res->arena, "%s=%s", s->name, keep);
+			}
+			free(keep);
+		}
+	}
+
+	/* counts */
+	for (size_t i = 0; i < set->n; i++) {
+		if (!req_applies(&R, set->reqs[i]))
+			res->notapplicable++;
+		else if (req_holds(&R, set->reqs[i]))
+			res->applied++;
+	}
+
+	/* changes relative to the base, in menu order */
+	size_t achg = 0;
+	for (kc_menu *m = menu_next(&t->rootmenu, &t->rootmenu); m;
+	     m = menu_next(m, &t->rootmenu)) {
+		kc_sym *s = m->sym;
+		if (!s || !s->name || s->seq >= base->n)
+			continue;
+		const char *now = shown(t, s);
+		const char *was = base_value(base, s);
+		if (same_value(s, now, was))
+			continue;
+		const setrec *sr = NULL;
+		for (size_t k = R.nsets; k-- > 0;)
+			if (R.sets[k].sym == s) {
+				sr = &R.sets[k];
+				break;
+			}
+		/* a string or number that appears because its menu became
+		 * visible, at its default, is no change anyone made */
+		if (!was && !sr && s->type != S_BOOLEAN && s->type != S_TRISTATE)
+			continue;
+		bool dup = false;
+		for (size_t k = 0; k < res->nchanges && !dup; k++)
+			if (!strcmp(res->changes[k].sym, s->name))
+				dup = true;
+		if (dup)
+			continue;
+		KF_GROW(res->changes, res->nchanges + 1, achg);
+		kf_change *c = &res->changes[res->nchanges++];
+		memset(c, 0, sizeof(*c));
+		c->sym = s->name;
+		c->from = was ? kf_arena_strdup(res->arena, was) : "absent";
+		c->to = now ? kf_arena_strdup(res->arena, now) : "absent";
+		kf_strbuf w = KF_STRBUF_INIT;
+		if (sr && sr->req) {
+			c->req = sr->req;
+			c->path = sr->path;
+			c->group = group_of(o, sr->req);
+			if (sr->path && strchr(sr->path, ' '))
+				kf_strbuf_addf(&w, "%s (for %s:%d)", sr->path,
+					       sr->req->loc.file ? sr->req->loc.file : "?",
+					       sr->req->loc.line);
+			else
+				kf_strbuf_addf(&w, "%s:%d %s: %s",
+					       sr->req->loc.file ? sr->req->loc.file : "?",
+					       sr->req->loc.line,
+					       sr->req->profile ? sr->req->profile : "",
+					       sr->req->reason ? sr->req->reason : "");
+			if (c->path && strchr(c->path, ' '))
+				c->group = "dependencies";
+		} else {
+			why_line(t, s, &w);
+			c->group = "dependencies";
+		}
+		c->why = kf_arena_strdup(res->arena, kf_strbuf_str(&w));
+		kf_strbuf_release(&w);
+	}
+	res->evaluations = (int)R.nlog;
+
+	for (size_t i = 0; i < R.nlog; i++)
+		free(R.log[i].members);
+	free(R.log);
+	free(R.pins);
+	free(R.sets);
+	free(held);
+	kf_strbuf_release(&R.fail);
+	(void)d;
+	return res->nunmet ? 1 : 0;
+}
+
+void kf_gen_result_release(kf_gen_result *res)
+{
+	free(res->not_minimal);
+	free(res->changes);
+	free(res->unmet);
+	free(res->skipped);
+	kf_arena_free(res->arena);
+	memset(res, 0, sizeof(*res));
+}

@@ -1,0 +1,542 @@
+/*
+ * cmd_generate.c - `kfit generate`: start from a base configuration, make
+ * the requirements of the named profiles hold (resolver), and write the
+ * .config; `kfit why SYMBOL` explains one symbol of a configuration.
+ */
+#include "cli.h"
+#include "profcli.h"
+#include "kfit/kconfig.h"
+#include "kfit/resolve.h"
+#include "kfit/tree.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <fcntl.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+const char cmd_generate_usage[] =
+	"usage: kfit generate [-k TREE] [-a ARCH] -p NAME... [--base BASE]\n"
+	"                     [--local FILE...] [--initramfs yes|no] [-o FILE]\n"
+	"                     [--explain] [--json] [--verify] [--force]\n"
+	"\n"
+	"Make a kernel configuration in which every requirement of the named\n"
+	"profiles holds: dependencies are enabled, conflicting options turned off,\n"
+	"alternatives chosen to change least, and nothing changed that no\n"
+	"requirement needs.\n"
+	"\n"
+	"options:\n"
+	"  -k TREE            kernel tree or linux-source tarball (default as for\n"
+	"                     `kfit kconfig`)\n"
+	"  -a ARCH            architecture (default: this machine's, x86_64 on a\n"
+	"                     64-bit x86 host)\n"
+	"  -p NAME            a profile (repeatable): debian-12, kvm-guest, docker...\n"
+	"                     or a .kfit file whose profiles are all used\n"
+	"  --base BASE        allnoconfig, tinyconfig, defconfig or a .config file\n"
+	"                     (default: allnoconfig with a platform profile, else\n"
+	"                     defconfig); settings of a distro config that name\n"
+	"                     files of the distro's build (trusted keys...) are reset\n"
+	"  --local FILE       a local profile (overrides, drops); repeatable\n"
+	"  --initramfs yes|no whether the kernel boots with an initramfs; `no` makes\n"
+	"                     boot-critical drivers built in (default: the distro's)\n"
+	"  -o FILE            where to write (default: TREE/.config)\n"
+	"  --explain          print every change with its reason\n"
+	"  --json             print the result as JSON (docs/generate.md)\n"
+	"  --verify           check the result with the tree's own make olddefconfig\n"
+	"  --force            write the best partial result even when requirements\n"
+	"                     cannot be met (still exits 1)\n"
+	"  --profiles DIR     the profile database (default: the installed one)\n"
+	"  --check-minimal    check that no change can be put back without breaking\n"
+	"                     a requirement (exit 1 when one can)\n"
+	"\n"
+	"exit status: 0 every requirement holds, 1 some cannot be met (the chain\n"
+	"that blocks each is printed), 2 bad usage or input\n";
+
+const char cmd_why_usage[] =
+	"usage: kfit why SYMBOL [-k TREE] [-a ARCH] [-c CONFIG]\n"
+	"\n"
+	"Explain one symbol of a configuration: its value, what set it (an answer\n"
+	"in the .config, a select, an imply, a default) and what it would take to\n"
+	"change it.\n"
+	"\n"
+	"options:\n"
+	"  -k TREE    kernel tree (default as for `kfit kconfig`)\n"
+	"  -a ARCH    architecture (default: this machine's)\n"
+	"  -c CONFIG  the configuration (default: TREE/.config)\n";
+
+static void progress(const char *msg, void *ctx)
+{
+	(void)ctx;
+	fprintf(stderr, "kfit: %s\n", msg);
+}
+
+/* ARCH for commands that build for this machine: its own width. */
+static const char *machine_arch(void)
+{
+	static struct utsname u;
+	if (uname(&u) < 0)
+		return "x86_64";
+	if (!strcmp(u.machine, "x86_64"))
+		return "x86_64";
+	if (!strcmp(u.machine, "aarch64"))
+		return "arm64";
+	if (u.machine[0] == 'i' && strstr(u.machine, "86"))
+		return "i386";
+	return u.machine;
+}
+
+/* Run the tree's own `make olddefconfig` on a copy; 0 when unchanged. */
+static int verify(const char *tree, const char *arch, const char *path)
+{
+	char tmpl[] = "/tmp/kfit-verify.XXXXXX";
+	char *dir = mkdtemp(tmpl);
+	if (!dir)
+		return -1;
+	char *copy = kf_xasprintf("%s/config", dir);
+	kf_strbuf a = KF_STRBUF_INIT, b = KF_STRBUF_INIT;
+	kf_diags d = KF_DIAGS_INIT;
+	int rc = -1;
+	if (kf_read_file(path, &a, &d) < 0 ||
+	    kf_write_file_atomic(copy, a.buf, a.len, false, &d) < 0)
+		goto out;
+	pid_t pid = fork();
+	if (pid == 0) {
+		char *o = kf_xasprintf("O=%s/build", dir);
+		char *ar = kf_xasprintf("ARCH=%s", arch);
+		char *kc = kf_xasprintf("KCONFIG_CONFIG=%s", copy);
+		int nul = open("/dev/null", 1);
+		if (nul >= 0) {
+			dup2(nul, 1);
+			dup2(nul, 2);
+		}
+		execlp("make", "make", "-s", "-C", tree, o, ar, kc, "olddefconfig",
+		       (char *)NULL);
+		_exit(127);
+	}
+	int st;
+	if (pid < 0 || waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) ||
+	    WEXITSTATUS(st) != 0)
+		goto out;
+	if (kf_read_file(copy, &b, &d) < 0)
+		goto out;
+	rc = (a.len == b.len && !memcmp(a.buf, b.buf, a.len)) ? 0 : 1;
+out:
+	kf_strbuf_release(&a);
+	kf_strbuf_release(&b);
+	kf_diags_release(&d);
+	char *rm = kf_xasprintf("rm -rf '%s'", dir);
+	if (system(rm) != 0)
+		rc = rc ? rc : -1;
+	free(rm);
+	free(copy);
+	return rc;
+}
+
+static void print_json(const kf_gen_result *r, const char *out, bool written,
+		       const char *base, const prof_set *set)
+{
+	kf_strbuf sb = KF_STRBUF_INIT;
+	kf_strbuf_addstr(&sb, "{\"config\":");
+	json_str(&sb, out);
+	kf_strbuf_addf(&sb, ",\"written\":%s,\"base\":", written ? "true" : "false");
+	json_str(&sb, base);
+	kf_strbuf_addstr(&sb, ",\"profiles\":[");
+	for (size_t i = 0; i < set->nnames; i++) {
+		if (i)
+			kf_strbuf_addch(&sb, ',');
+		json_str(&sb, set->names[i]);
+	}
+	kf_strbuf_addf(&sb, "],\"requirements_met\":%zu,\"not_applicable\":%zu,",
+		       r->applied, r->notapplicable);
+	kf_strbuf_addstr(&sb, "\"changes\":[");
+	for (size_t i = 0; i < r->nchanges; i++) {
+		const kf_change *c = &r->changes[i];
+		if (i)
+			kf_strbuf_addch(&sb, ',');
+		kf_strbuf_addstr(&sb, "{\"symbol\":");
+		json_str(&sb, c->sym);
+		kf_strbuf_addstr(&sb, ",\"from\":");
+		json_str(&sb, c->from);
+		kf_strbuf_addstr(&sb, ",\"to\":");
+		json_str(&sb, c->to);
+		kf_strbuf_addstr(&sb, ",\"group\":");
+		json_str(&sb, c->group);
+		kf_strbuf_addstr(&sb, ",\"why\":");
+		json_str(&sb, c->why);
+		if (c->req) {
+			kf_strbuf_addstr(&sb, ",\"requirement\":{\"profile\":");
+			json_str(&sb, c->req->profile);
+			kf_strbuf_addstr(&sb, ",\"file\":");
+			json_str(&sb, c->req->loc.file);
+			kf_strbuf_addf(&sb, ",\"line\":%d,\"reason\":", c->req->loc.line);
+			json_str(&sb, c->req->reason);
+			kf_strbuf_addch(&sb, '}');
+		}
+		if (c->path) {
+			kf_strbuf_addstr(&sb, ",\"path\":");
+			json_str(&sb, c->path);
+		}
+		kf_strbuf_addch(&sb, '}');
+	}
+	kf_strbuf_addstr(&sb, "],\"unmet\":[");
+	for (size_t i = 0; i < r->nunmet; i++) {
+		const prof_req *q = r->unmet[i].req;
+		if (i)
+			kf_strbuf_addch(&sb, ',');
+		kf_strbuf_addstr(&sb, "{\"requirement\":");
+		json_str(&sb, prof_req_expr(set->arena, q));
+		kf_strbuf_addstr(&sb, ",\"profile\":");
+		json_str(&sb, q->profile);
+		kf_strbuf_addstr(&sb, ",\"file\":");
+		json_str(&sb, q->loc.file);
+		kf_strbuf_addf(&sb, ",\"line\":%d,\"reason\":", q->loc.line);
+		json_str(&sb, q->reason);
+		kf_strbuf_addstr(&sb, ",\"blocked_by\":");
+		json_str(&sb, r->unmet[i].chain);
+		kf_strbuf_addch(&sb, '}');
+	}
+	kf_strbuf_addstr(&sb, "],\"recommendations_skipped\":[");
+	for (size_t i = 0; i < r->nskipped; i++) {
+		const prof_req *q = r->skipped[i].req;
+		if (i)
+			kf_strbuf_addch(&sb, ',');
+		kf_strbuf_addstr(&sb, "{\"requirement\":");
+		json_str(&sb, prof_req_expr(set->arena, q));
+		kf_strbuf_addstr(&sb, ",\"file\":");
+		json_str(&sb, q->loc.file);
+		kf_strbuf_addf(&sb, ",\"line\":%d,\"why\":", q->loc.line);
+		json_str(&sb, r->skipped[i].why);
+		kf_strbuf_addch(&sb, '}');
+	}
+	kf_strbuf_addstr(&sb, "]}\n");
+	fputs(sb.buf, stdout);
+	kf_strbuf_release(&sb);
+}
+
+static void print_summary(const kf_gen_result *r, bool explain)
+{
+	static const char *const groups[] = {"distro",   "init",	 "platform",
+					     "feature",  "hardware",	 "base",
+					     "local",    "dependencies", NULL};
+	size_t y = 0, m = 0;
+	for (size_t i = 0; i < r->nchanges; i++) {
+		if (!strcmp(r->changes[i].to, "y"))
+			y++;
+		else if (!strcmp(r->changes[i].to, "m"))
+			m++;
+	}
+	fprintf(stderr, "kfit: %zu options changed from the base (%zu =y, %zu =m); %zu requirements hold, %zu do not apply here\n",
+		r->nchanges, y, m, r->applied, r->notapplicable);
+	for (int g = 0; groups[g]; g++) {
+		size_t n = 0;
+		for (size_t i = 0; i < r->nchanges; i++)
+			if (!strcmp(r->changes[i].group, groups[g]))
+				n++;
+		if (n)
+			fprintf(stderr, "  %-13s %zu\n", groups[g], n);
+	}
+	if (explain) {
+		for (size_t i = 0; i < r->nchanges; i++) {
+			const kf_change *c = &r->changes[i];
+			printf("CONFIG_%s: %s -> %s  [%s] %s\n", c->sym, c->from, c->to,
+			       c->group, c->why);
+		}
+	}
+	for (size_t i = 0; i < r->nskipped; i++) {
+		const prof_req *q = r->skipped[i].req;
+		fprintf(stderr, "%s:%d: note: recommendation not applied: %s\n",
+			q->loc.file ? q->loc.file : "?", q->loc.line, r->skipped[i].why);
+	}
+	for (size_t i = 0; i < r->nunmet; i++) {
+		const prof_req *q = r->unmet[i].req;
+		fprintf(stderr, "%s:%d: error: cannot meet %s (%s): %s\n",
+			q->loc.file ? q->loc.file : "?", q->loc.line,
+			q->nalts ? q->alts[0].sym : "?", q->profile ? q->profile : "",
+			r->unmet[i].chain);
+	}
+}
+
+int cmd_generate(int argc, char **argv)
+{
+	const char *tree_arg = NULL, *arch = NULL, *base = NULL, *out = NULL;
+	const char *initramfs = NULL;
+	bool explain = false, json = false, do_verify = false, force = false;
+	bool check_minimal = false;
+	profcli_opts po;
+	memset(&po, 0, sizeof(po));
+	int rc = KF_EXIT_BAD;
+
+	for (int i = 1; i < argc; i++) {
+		int miss = 0;
+		const char *v;
+		int taken = strcmp(argv[i], "--local") ? profcli_arg(&po, argc, argv, &i) : 0;
+		if (taken < 0)
+			goto usage_out;
+		if (taken > 0)
+			continue;
+		if ((v = profcli_optval(argc, argv, &i, "-k", "--kernel", &miss)))
+			tree_arg = v;
+		else if ((v = profcli_optval(argc, argv, &i, "-a", "--arch", &miss)))
+			arch = v;
+		else if ((v = profcli_optval(argc, argv, &i, NULL, "--base", &miss)))
+			base = v;
+		else if ((v = profcli_optval(argc, argv, &i, "-o", "--output", &miss)))
+			out = v;
+		else if ((v = profcli_optval(argc, argv, &i, NULL, "--initramfs", &miss)))
+			initramfs = v;
+		else if ((v = profcli_optval(argc, argv, &i, NULL, "--local", &miss))) {
+			/* a local profile: its profiles are applied */
+			KF_GROW(po.names, po.nnames + 1, po.namealloc);
+			po.names[po.nnames++] = v;
+		} else if (miss) {
+			cli_error("generate: %s needs a value", argv[i]);
+			goto usage_out;
+		} else if (!strcmp(argv[i], "--explain"))
+			explain = true;
+		else if (!strcmp(argv[i], "--json"))
+			json = true;
+		else if (!strcmp(argv[i], "--verify"))
+			do_verify = true;
+		else if (!strcmp(argv[i], "--force"))
+			force = true;
+		else if (!strcmp(argv[i], "--check-minimal"))
+			check_minimal = true;
+		else {
+			cli_error("generate: unknown argument '%s'", argv[i]);
+			goto usage_out;
+		}
+	}
+	if (!po.nnames) {
+		cli_error("generate: no profile given (-p NAME; `kfit profiles` lists them)");
+		goto usage_out;
+	}
+	int ir = PROF_INITRAMFS_UNKNOWN;
+	if (initramfs) {
+		if (!strcmp(initramfs, "yes"))
+			ir = PROF_INITRAMFS_YES;
+		else if (!strcmp(initramfs, "no"))
+			ir = PROF_INITRAMFS_NO;
+		else {
+			cli_error("generate: --initramfs takes yes or no, not '%s'", initramfs);
+			goto usage_out;
+		}
+	}
+	if (!arch)
+		arch = machine_arch();
+
+	prof_db *db = profcli_load(&po);
+	if (!db) {
+		profcli_release(&po);
+		return KF_EXIT_BAD;
+	}
+	kf_diags d = KF_DIAGS_INIT;
+	prof_set *set = prof_resolve(db, po.names, po.nnames, &d);
+	char *tree = NULL, *cache = NULL, *dest = NULL, *defc = NULL;
+	kc_tree *t = NULL;
+	kf_base *snap = NULL;
+	kf_gen_result res;
+	memset(&res, 0, sizeof(res));
+	if (!set)
+		goto fail;
+
+	/* default base: minimal when the hardware is known */
+	bool platform = false;
+	for (size_t i = 0; i < set->nnames; i++) {
+		long param;
+		const prof_profile *p = prof_db_find(db, set->names[i], &param, NULL);
+		if (p && p->kind == PROF_KIND_PLATFORM)
+			platform = true;
+	}
+	if (!base)
+		base = platform ? "allnoconfig" : "defconfig";
+
+	tree = kf_tree_resolve(tree_arg, progress, NULL, &d);
+	if (!tree)
+		goto fail;
+	cache = kf_cache_dir(&d);
+	kc_load_opts lo = {.srctree = tree, .arch = arch, .cache_dir = cache};
+	t = kc_tree_load(&lo, &d);
+	if (!t)
+		goto fail;
+	dest = out ? kf_xstrdup(out) : kf_xasprintf("%s/.config", tree);
+
+	kc_run_opts ro;
+	memset(&ro, 0, sizeof(ro));
+	ro.config = dest;
+	bool distro_file = false;
+	if (!strcmp(base, "allnoconfig"))
+		ro.mode = KC_MODE_ALLNOCONFIG;
+	else if (!strcmp(base, "tinyconfig"))
+		ro.mode = KC_MODE_TINYCONFIG;
+	else if (!strcmp(base, "defconfig")) {
+		ro.mode = KC_MODE_DEFCONFIG;
+		ro.file = defc = kc_default_defconfig(t);
+	} else {
+		if (!kf_exists(base) || kf_is_dir(base)) {
+			kf_diag_add(&d, KF_ERROR, base, 0, 0,
+				    "--base: no such configuration file (or allnoconfig, tinyconfig, defconfig)");
+			goto fail;
+		}
+		ro.mode = KC_MODE_DEFCONFIG;
+		ro.file = base;
+		distro_file = true;
+	}
+	kf_strbuf junk = KF_STRBUF_INIT;
+	int crc = kc_compute(t, &ro, &junk);
+	kf_strbuf_release(&junk);
+	if (crc) {
+		kf_diag_add(&d, KF_ERROR, base, 0, 0, "cannot compute the base configuration");
+		goto fail;
+	}
+	if (distro_file)
+		kf_reset_distro_build_files(t, &d);
+	snap = kf_base_snapshot(t);
+
+	kf_gen_opts go = {
+		.tree = t,
+		.db = db,
+		.set = set,
+		.arch = arch,
+		.initramfs = ir,
+		.minimize = true,
+		.check_minimal = check_minimal,
+	};
+	int g = kf_generate(&go, snap, &res, &d);
+	if (g < 0)
+		goto fail;
+	bool write = g == 0 || force;
+	cli_print_diags(&d);
+	kf_diags_release(&d);
+	if (write) {
+		if (kc_config_write(t, dest, false) < 0) {
+			cli_print_diags(&d);
+			rc = KF_EXIT_BAD;
+			goto done;
+		}
+	}
+	if (json)
+		print_json(&res, dest, write, base, set);
+	else
+		print_summary(&res, explain);
+	if (write && !json)
+		fprintf(stderr, "kfit: configuration written to %s\n", dest);
+	else if (!write)
+		fprintf(stderr, "kfit: nothing written (use --force to write the partial result)\n");
+	rc = g ? KF_EXIT_UNMET : KF_EXIT_OK;
+	if (check_minimal) {
+		for (size_t i = 0; i < res.nnot_minimal; i++)
+			fprintf(stderr, "kfit: error: not minimal: CONFIG_%s can go back to the base value and every requirement still holds\n",
+				res.not_minimal[i]);
+		if (res.nnot_minimal)
+			rc = KF_EXIT_UNMET;
+		else
+			fprintf(stderr, "kfit: minimal: no change can go back to the base value\n");
+	}
+	if (write && do_verify) {
+		int v = verify(tree, arch, dest);
+		if (v == 0)
+			fprintf(stderr, "kfit: verified: the kernel's make olddefconfig changes nothing\n");
+		else {
+			fprintf(stderr, "kfit: error: %s\n",
+				v > 0 ? "the kernel's make olddefconfig changes the result"
+				      : "could not run the kernel's make olddefconfig");
+			rc = KF_EXIT_UNMET;
+		}
+	}
+	goto done;
+fail:
+	cli_print_diags(&d);
+	kf_diags_release(&d);
+	rc = KF_EXIT_BAD;
+done:
+	kf_gen_result_release(&res);
+	kf_base_free(snap);
+	kc_tree_free(t);
+	if (set)
+		prof_set_free(set);
+	prof_db_free(db);
+	profcli_release(&po);
+	free(tree);
+	free(cache);
+	free(dest);
+	free(defc);
+	return rc;
+usage_out:
+	profcli_release(&po);
+	fputs(cmd_generate_usage, stderr);
+	return KF_EXIT_BAD;
+}
+
+int cmd_why(int argc, char **argv)
+{
+	const char *tree_arg = NULL, *arch = NULL, *config = NULL, *sym = NULL;
+	for (int i = 1; i < argc; i++) {
+		int miss = 0;
+		const char *v;
+		if ((v = profcli_optval(argc, argv, &i, "-k", "--kernel", &miss)))
+			tree_arg = v;
+		else if ((v = profcli_optval(argc, argv, &i, "-a", "--arch", &miss)))
+			arch = v;
+		else if ((v = profcli_optval(argc, argv, &i, "-c", "--config", &miss)))
+			config = v;
+		else if (miss || argv[i][0] == '-' || sym) {
+			cli_error("why: unexpected argument '%s'", argv[i]);
+			fputs(cmd_why_usage, stderr);
+			return KF_EXIT_BAD;
+		} else
+			sym = argv[i];
+	}
+	if (!sym) {
+		cli_error("why: no SYMBOL given");
+		fputs(cmd_why_usage, stderr);
+		return KF_EXIT_BAD;
+	}
+	if (!strncmp(sym, "CONFIG_", 7))
+		sym += 7;
+	kf_diags d = KF_DIAGS_INIT;
+	int rc = KF_EXIT_BAD;
+	char *tree = kf_tree_resolve(tree_arg, progress, NULL, &d);
+	char *cache = NULL, *cfg = NULL;
+	kc_tree *t = NULL;
+	if (!tree)
+		goto out;
+	cache = kf_cache_dir(&d);
+	kc_load_opts lo = {.srctree = tree, .arch = arch ? arch : machine_arch(),
+			   .cache_dir = cache};
+	t = kc_tree_load(&lo, &d);
+	if (!t)
+		goto out;
+	cfg = config ? kf_xstrdup(config) : kf_xasprintf("%s/.config", tree);
+	if (!kf_exists(cfg)) {
+		kf_diag_add(&d, KF_ERROR, cfg, 0, 0, "no such configuration file");
+		goto out;
+	}
+	kc_run_opts ro = {.mode = KC_MODE_DEFCONFIG, .config = cfg, .file = cfg};
+	kf_strbuf junk = KF_STRBUF_INIT;
+	kc_compute(t, &ro, &junk);
+	kf_strbuf_release(&junk);
+	kf_strbuf out = KF_STRBUF_INIT;
+	if (kf_why(t, sym, &out) < 0) {
+		kf_diag_add(&d, KF_ERROR, NULL, 0, 0, "this tree has no symbol %s", sym);
+	} else {
+		fputs(out.buf, stdout);
+		rc = KF_EXIT_OK;
+	}
+	kf_strbuf_release(&out);
+out:
+	for (size_t i = 0; i < d.n; i++)
+		if (d.v[i].sev != KF_NOTE) {
+			kf_strbuf sb = KF_STRBUF_INIT;
+			kf_diag_format(&d.v[i], &sb);
+			fprintf(stderr, "%s\n", sb.buf);
+			kf_strbuf_release(&sb);
+		}
+	kf_diags_release(&d);
+	kc_tree_free(t);
+	free(tree);
+	free(cache);
+	free(cfg);
+	return rc;
+}
