@@ -37,4 +37,12 @@ for v in 6.1 6.12; do
 		echo "not ok tree-$v"
 		sed 's/^/  | /' <<<"$out" | head -n 30
 	fi
+	# show -k takes the tree's kernel version
+	if out=$("$KFIT" profiles show systemd-256 -k "$t" 2>&1) &&
+		grep -q "^  for kernel $v\." <<<"$out"; then
+		echo "ok show-tree-$v"
+	else
+		echo "not ok show-tree-$v"
+		head -n 10 <<<"$out" | sed 's/^/  | /'
+	fi
 done
