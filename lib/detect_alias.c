@@ -1,0 +1,288 @@
+/*
+ * detect_alias.c - the alias database: modalias patterns with the module
+ * that claims them, module -> Kconfig symbol facts, modules.alias and
+ * modules.builtin.modinfo reading, matching as modprobe matches (fnmatch),
+ * and the text cache of a tree's source-derived part.
+ */
+#include "detect_internal.h"
+
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+
+kf_aliasdb *kf_aliasdb_new(void)
+{
+	kf_aliasdb *db = kf_xcalloc(1, sizeof(*db));
+	db->arena = kf_arena_new();
+	return db;
+}
+
+void kf_aliasdb_free(kf_aliasdb *db)
+{
+	if (!db)
+		return;
+	for (size_t i = 0; i < db->nmods; i++)
+		free(db->mods[i].firmware);
+	free(db->mods);
+	free(db->aliases);
+	free(db->modhash);
+	kf_arena_free(db->arena);
+	free(db);
+}
+
+/* Module names compare with '-' and '_' equal, as kmod does. */
+static uint32_t modname_hash(const char *s)
+{
+	uint32_t h = 2166136261u;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)(*s == '-' ? '_' : *s)) * 16777619u;
+	return h;
+}
+
+static bool modname_eq(const char *a, const char *b)
+{
+	for (; *a && *b; a++, b++) {
+		char x = *a == '-' ? '_' : *a, y = *b == '-' ? '_' : *b;
+		if (x != y)
+			return false;
+	}
+	return !*a && !*b;
+}
+
+static size_t mod_slot(const kf_aliasdb *db, const char *name)
+{
+	size_t m = db->hashsize - 1, h = modname_hash(name) & m;
+	while (db->modhash[h] && !modname_eq(db->mods[db->modhash[h] - 1].name, name))
+		h = (h + 1) & m;
+	return h;
+}
+
+kf_modinfo *kf_aliasdb_module(const kf_aliasdb *db, const char *name)
+{
+	if (!db->hashsize)
+		return NULL;
+	size_t h = mod_slot(db, name);
+	return db->modhash[h] ? &db->mods[db->modhash[h] - 1] : NULL;
+}
+
+kf_modinfo *kf_aliasdb_module_get(kf_aliasdb *db, const char *name)
+{
+	kf_modinfo *m = kf_aliasdb_module(db, name);
+	if (m)
+		return m;
+	if ((db->nmods + 1) * 2 > db->hashsize) {
+		free(db->modhash);
+		db->hashsize = db->hashsize ? db->hashsize * 2 : 1024;
+		db->modhash = kf_xcalloc(db->hashsize, sizeof(size_t));
+		for (size_t i = 0; i < db->nmods; i++)
+			db->modhash[mod_slot(db, db->mods[i].name)] = i + 1;
+	}
+	KF_GROW(db->mods, db->nmods + 1, db->malloc_);
+	m = &db->mods[db->nmods];
+	memset(m, 0, sizeof(*m));
+	char *n = kf_arena_strdup(db->arena, name);
+	for (char *p = n; *p; p++)
+		if (*p == '-')
+			*p = '_';
+	m->name = n;
+	db->modhash[mod_slot(db, n)] = ++db->nmods;
+	return m;
+}
+
+void kf_modinfo_add_firmware(kf_aliasdb *db, kf_modinfo *m, const char *fw)
+{
+	for (size_t i = 0; i < m->nfirmware; i++)
+		if (!strcmp(m->firmware[i], fw))
+			return;
+	KF_GROW(m->firmware, m->nfirmware + 1, m->fwalloc);
+	m->firmware[m->nfirmware++] = kf_arena_strdup(db->arena, fw);
+}
+
+void kf_aliasdb_add(kf_aliasdb *db, const char *pattern, const char *module,
+		    const char *part_symbol, const char *file, int line,
+		    kf_alias_origin origin)
+{
+	KF_GROW(db->aliases, db->naliases + 1, db->aalloc);
+	kf_alias *a = &db->aliases[db->naliases++];
+	a->pattern = kf_arena_strdup(db->arena, pattern);
+	kf_modinfo *m = kf_aliasdb_module_get(db, module);
+	a->module = m->name;
+	a->part_symbol = part_symbol ? kf_arena_strdup(db->arena, part_symbol) : NULL;
+	a->file = file ? kf_arena_strdup(db->arena, file) : NULL;
+	a->line = line;
+	a->origin = origin;
+}
+
+int kf_aliasdb_add_modules_alias(kf_aliasdb *db, const char *path, kf_diags *d)
+{
+	kf_strbuf sb = KF_STRBUF_INIT;
+	if (kf_read_file(path, &sb, d) < 0)
+		return -1;
+	char *s = sb.buf ? sb.buf : (char *)"";
+	int line = 0;
+	while (*s) {
+		char *e = strchr(s, '\n');
+		if (e)
+			*e = 0;
+		line++;
+		if (!strncmp(s, "alias ", 6)) {
+			char *pat = s + 6, *sp = strchr(pat, ' ');
+			if (sp) {
+				*sp = 0;
+				kf_aliasdb_add(db, pat, sp + 1, NULL, path, line, KF_ALIAS_MODULES);
+			}
+		}
+		if (!e)
+			break;
+		s = e + 1;
+	}
+	kf_strbuf_release(&sb);
+	return 0;
+}
+
+int kf_aliasdb_add_builtin_modinfo(kf_aliasdb *db, const char *path, kf_diags *d)
+{
+	kf_strbuf sb = KF_STRBUF_INIT;
+	if (kf_read_file(path, &sb, d) < 0)
+		return -1;
+	/* NUL-separated "module.key=value" records */
+	for (size_t i = 0; i < sb.len;) {
+		const char *r = sb.buf + i;
+		size_t n = strlen(r);
+		const char *dot = strchr(r, '.');
+		if (dot && !strncmp(dot, ".alias=", 7)) {
+			char *mod = kf_xstrndup(r, (size_t)(dot - r));
+			kf_aliasdb_add(db, dot + 7, mod, NULL, path, 0, KF_ALIAS_BUILTIN);
+			free(mod);
+		} else if (dot && !strncmp(dot, ".firmware=", 10)) {
+			char *mod = kf_xstrndup(r, (size_t)(dot - r));
+			kf_modinfo_add_firmware(db, kf_aliasdb_module_get(db, mod), dot + 10);
+			free(mod);
+		}
+		i += n + 1;
+	}
+	kf_strbuf_release(&sb);
+	return 0;
+}
+
+size_t kf_aliasdb_match(const kf_aliasdb *db, const char *modalias, size_t *out, size_t max)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < db->naliases; i++) {
+		const char *p = db->aliases[i].pattern;
+		/* cheap test on the literal prefix before fnmatch */
+		size_t k = 0;
+		while (p[k] && p[k] != '*' && p[k] != '?' && p[k] != '[' && p[k] != '\\')
+			k++;
+		if (strncmp(p, modalias, k))
+			continue;
+		if (fnmatch(p, modalias, 0))
+			continue;
+		if (n < max)
+			out[n] = i;
+		n++;
+	}
+	return n;
+}
+
+/* ---- cache ---- */
+
+#define CACHE_MAGIC "# kfit detect alias cache v1\n"
+
+int kf_aliasdb_save(const kf_aliasdb *db, const char *path, kf_diags *d)
+{
+	kf_strbuf sb = KF_STRBUF_INIT;
+	kf_strbuf_addstr(&sb, CACHE_MAGIC);
+	kf_strbuf_addf(&sb, "T\t%s\t%s\t%zu\t%zu\n", db->tree ? db->tree : "-",
+		       db->kernelversion ? db->kernelversion : "-", db->nsources, db->nmakefiles);
+	for (size_t i = 0; i < db->nmods; i++) {
+		const kf_modinfo *m = &db->mods[i];
+		kf_strbuf_addf(&sb, "M\t%s\t%s\t%s\t%d\t%s\t", m->name, m->symbol ? m->symbol : "-",
+			       m->makefile ? m->makefile : "-", m->line, m->object ? m->object : "-");
+		for (size_t k = 0; k < m->nfirmware; k++)
+			kf_strbuf_addf(&sb, "%s%s", k ? "\x1f" : "", m->firmware[k]);
+		kf_strbuf_addch(&sb, '\n');
+	}
+	for (size_t i = 0; i < db->naliases; i++) {
+		const kf_alias *a = &db->aliases[i];
+		if (a->origin != KF_ALIAS_SOURCE && a->origin != KF_ALIAS_DRVNAME)
+			continue;
+		kf_strbuf_addf(&sb, "A\t%s\t%s\t%s\t%s\t%d\t%d\n", a->pattern, a->module,
+			       a->part_symbol ? a->part_symbol : "-", a->file ? a->file : "-",
+			       a->line, (int)a->origin);
+	}
+	int rc = kf_write_file_atomic(path, sb.buf, sb.len, false, d);
+	kf_strbuf_release(&sb);
+	return rc;
+}
+
+/* Split s at tabs into at most max fields; returns how many. */
+static int split_tabs(char *s, char **f, int max)
+{
+	int n = 0;
+	while (n < max) {
+		f[n++] = s;
+		char *t = strchr(s, '\t');
+		if (!t)
+			break;
+		*t = 0;
+		s = t + 1;
+	}
+	return n;
+}
+
+static const char *dash_null(kf_aliasdb *db, const char *s)
+{
+	return strcmp(s, "-") ? kf_arena_strdup(db->arena, s) : NULL;
+}
+
+int kf_aliasdb_load(kf_aliasdb *db, const char *path, kf_diags *d)
+{
+	kf_strbuf sb = KF_STRBUF_INIT;
+	if (kf_read_file(path, &sb, d) < 0)
+		return -1;
+	if (!sb.buf || strncmp(sb.buf, CACHE_MAGIC, strlen(CACHE_MAGIC))) {
+		kf_diag_add(d, KF_ERROR, path, 0, 0, "not a kfit alias cache");
+		kf_strbuf_release(&sb);
+		return -1;
+	}
+	char *s = sb.buf + strlen(CACHE_MAGIC);
+	while (*s) {
+		char *e = strchr(s, '\n');
+		if (e)
+			*e = 0;
+		char *f[8];
+		int n = split_tabs(s, f, 8);
+		if (f[0][0] == 'T' && n >= 5) {
+			db->tree = dash_null(db, f[1]);
+			db->kernelversion = dash_null(db, f[2]);
+			db->nsources = strtoul(f[3], NULL, 10);
+			db->nmakefiles = strtoul(f[4], NULL, 10);
+		} else if (f[0][0] == 'M' && n >= 7) {
+			kf_modinfo *m = kf_aliasdb_module_get(db, f[1]);
+			m->symbol = dash_null(db, f[2]);
+			m->makefile = dash_null(db, f[3]);
+			m->line = atoi(f[4]);
+			m->object = dash_null(db, f[5]);
+			char *fw = f[6];
+			while (*fw) {
+				char *sep = strchr(fw, '\x1f');
+				if (sep)
+					*sep = 0;
+				kf_modinfo_add_firmware(db, m, fw);
+				if (!sep)
+					break;
+				fw = sep + 1;
+			}
+		} else if (f[0][0] == 'A' && n >= 7) {
+			kf_aliasdb_add(db, f[1], f[2], strcmp(f[3], "-") ? f[3] : NULL,
+				       strcmp(f[4], "-") ? f[4] : NULL, atoi(f[5]),
+				       (kf_alias_origin)atoi(f[6]));
+		}
+		if (!e)
+			break;
+		s = e + 1;
+	}
+	kf_strbuf_release(&sb);
+	return 0;
+}

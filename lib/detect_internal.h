@@ -1,0 +1,71 @@
+/*
+ * detect_internal.h - what the detect_*.c files share and nobody else
+ * needs: the small C preprocessor of detect_cpp.c (tokens, #defines,
+ * expansion, expression evaluation) and the alias database helpers.
+ */
+#ifndef KFIT_DETECT_INTERNAL_H
+#define KFIT_DETECT_INTERNAL_H
+
+#include "kfit/detect.h"
+#include "kfit/util.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Kind of a C token. */
+typedef enum dcpp_kind {
+	DCPP_ID,    /* identifier or keyword */
+	DCPP_NUM,   /* number literal */
+	DCPP_STR,   /* string literal, quotes kept */
+	DCPP_CHR,   /* character literal, quotes kept */
+	DCPP_PUNCT, /* punctuator */
+	DCPP_HASH,  /* # */
+	DCPP_PASTE, /* ## */
+} dcpp_kind;
+
+typedef struct dcpp_tok {
+	dcpp_kind kind; /* what it is */
+	char *s;        /* its text (malloc'd) */
+	int line;       /* 1-based line it starts on */
+} dcpp_tok;
+
+typedef struct dcpp_toks {
+	dcpp_tok *v;  /* tokens */
+	size_t n;     /* how many */
+	size_t alloc; /* capacity */
+} dcpp_toks;
+
+typedef struct dcpp_defs dcpp_defs;
+
+/* Tokenize s (comments already stripped); line is the first line number. */
+void dcpp_tokenize(const char *s, size_t n, int line, dcpp_toks *out);
+void dcpp_toks_release(dcpp_toks *t);
+/* Blank out comments in place, keeping newlines (line numbers stay). */
+void dcpp_strip_comments(char *s, size_t n);
+
+/* A macro table; lookups fall back to parent. */
+dcpp_defs *dcpp_defs_new(const dcpp_defs *parent);
+void dcpp_defs_free(dcpp_defs *d);
+/* Add the #defines of comment-stripped text; inc hears "quoted" includes. */
+void dcpp_collect(dcpp_defs *d, const char *s, size_t n,
+		  void (*inc)(const char *name, void *ctx), void *ctx);
+/* Macro-expand in->v[from..to) onto out. */
+void dcpp_expand(const dcpp_defs *d, const dcpp_toks *in, size_t from,
+		 size_t to, dcpp_toks *out);
+/* Evaluate an integer constant expression; false when not understood. */
+bool dcpp_eval_int(const dcpp_toks *t, size_t from, size_t to, long long *v);
+/* Concatenated string literals (parentheses allowed), malloc'd, or NULL. */
+char *dcpp_eval_str(const dcpp_toks *t, size_t from, size_t to);
+
+/* alias database helpers (detect_alias.c) */
+void kf_aliasdb_add(kf_aliasdb *db, const char *pattern, const char *module,
+		    const char *part_symbol, const char *file, int line,
+		    kf_alias_origin origin);
+/* The module entry for name, created when missing. */
+kf_modinfo *kf_aliasdb_module_get(kf_aliasdb *db, const char *name);
+void kf_modinfo_add_firmware(kf_aliasdb *db, kf_modinfo *m, const char *fw);
+/* Cache I/O: write/read db's source part as text. */
+int kf_aliasdb_save(const kf_aliasdb *db, const char *path, kf_diags *d);
+int kf_aliasdb_load(kf_aliasdb *db, const char *path, kf_diags *d);
+
+#endif

@@ -1,0 +1,1419 @@
+/*
+ * detect_scan.c - derive the alias database from a kernel tree's own
+ * sources, the way modpost's file2alias.c would from built objects:
+ *
+ *  1. every Kbuild/Makefile (arch/ only for the target arch): lines
+ *     obj-$(CONFIG_FOO) += foo.o dir/, obj-y, and composite objects
+ *     foo-y := a.o b.o, foo-objs, foo-$(CONFIG_BAR) += c.o;
+ *  2. every .c file with a device table, MODULE_ALIAS*, MODULE_FIRMWARE or
+ *     a platform_driver: the tables (pci, usb, hid, virtio, acpi, of,
+ *     platform, i2c, spi, serio, sdio, x86cpu) macro-expanded with the
+ *     tree's own header macros (detect_cpp.c) and turned into the alias
+ *     strings file2alias.c prints;
+ *  3. each file -> its object -> its module and the symbol on the obj- line
+ *     (or the gate of the directory, walking up).
+ *
+ * Not a C compiler: #if is ignored, enum constants are not known, tables
+ * built at run time are invisible.  docs/detect.md has the measured
+ * coverage against a distro kernel's modules.alias.
+ */
+#include "detect_internal.h"
+#include "kfit/tree.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* ---- a string map: key -> index ---- */
+typedef struct smap {
+	char **keys;   /* keys (malloc'd) */
+	size_t *vals;  /* values */
+	size_t n;      /* used slots */
+	size_t size;   /* slots (power of two) */
+} smap;
+
+static size_t smap_slot(const smap *m, const char *k)
+{
+	size_t mask = m->size - 1, h = kf_hash_str(k) & mask;
+	while (m->keys[h] && strcmp(m->keys[h], k))
+		h = (h + 1) & mask;
+	return h;
+}
+
+static bool smap_get(const smap *m, const char *k, size_t *v)
+{
+	if (!m->size)
+		return false;
+	size_t h = smap_slot(m, k);
+	if (!m->keys[h])
+		return false;
+	*v = m->vals[h];
+	return true;
+}
+
+static void smap_put(smap *m, const char *k, size_t v)
+{
+	if ((m->n + 1) * 2 > m->size) {
+		smap old = *m;
+		m->size = m->size ? m->size * 2 : 4096;
+		m->keys = kf_xcalloc(m->size, sizeof(char *));
+		m->vals = kf_xcalloc(m->size, sizeof(size_t));
+		m->n = 0;
+		for (size_t i = 0; i < old.size; i++)
+			if (old.keys[i]) {
+				size_t h = smap_slot(m, old.keys[i]);
+				m->keys[h] = old.keys[i];
+				m->vals[h] = old.vals[i];
+				m->n++;
+			}
+		free(old.keys);
+		free(old.vals);
+	}
+	size_t h = smap_slot(m, k);
+	if (!m->keys[h]) {
+		m->keys[h] = kf_xstrdup(k);
+		m->n++;
+	}
+	m->vals[h] = v;
+}
+
+static void smap_release(smap *m)
+{
+	for (size_t i = 0; i < m->size; i++)
+		free(m->keys[i]);
+	free(m->keys);
+	free(m->vals);
+	memset(m, 0, sizeof(*m));
+}
+
+/* ---- Makefile facts ---- */
+
+/* An object named in a Makefile. */
+typedef struct objent {
+	char *path;      /* tree-relative: "drivers/net/virtio_net.o" */
+	char *symbol;    /* CONFIG_ symbol (without prefix) of its obj- line */
+	char *makefile;  /* tree-relative Makefile */
+	int line;        /* line of the statement */
+	bool is_obj;     /* named in obj-* (a module or built-in object) */
+	char *composite; /* the composite object it is part of, or NULL */
+	char *part_sym;  /* symbol of a foo-$(CONFIG_X) part line */
+} objent;
+
+/* A directory named in its parent's Makefile (obj-$(CONFIG_X) += dir/). */
+typedef struct dirent_gate {
+	char *path;     /* "drivers/net/ethernet/intel/" */
+	char *symbol;   /* gate symbol, NULL for obj-y */
+	char *makefile; /* where */
+	int line;       /* line */
+	char *parent;   /* the directory whose Makefile names it */
+} dir_gate;
+
+typedef struct scan {
+	const char *tree;       /* tree root */
+	const char *arch;       /* SRCARCH */
+	kf_aliasdb *db;         /* the result */
+	objent *objs;           /* objects */
+	size_t nobjs, aobjs;    /* count, capacity */
+	smap objmap;            /* path -> objs index */
+	dir_gate *dirs;         /* gated directories */
+	size_t ndirs, adirs;    /* count, capacity */
+	smap dirmap;            /* path -> dirs index */
+	char **cfiles;          /* tree-relative .c files */
+	size_t ncfiles, acfiles;/* count, capacity */
+	dcpp_defs *global;      /* macros of the kernel's headers */
+	size_t failed_entries;  /* table entries not understood */
+} scan;
+
+static objent *obj_get(scan *s, const char *path)
+{
+	size_t v;
+	if (smap_get(&s->objmap, path, &v))
+		return &s->objs[v];
+	KF_GROW(s->objs, s->nobjs + 1, s->aobjs);
+	objent *o = &s->objs[s->nobjs];
+	memset(o, 0, sizeof(*o));
+	o->path = kf_xstrdup(path);
+	smap_put(&s->objmap, path, s->nobjs++);
+	return o;
+}
+
+static bool is_word_end(char c)
+{
+	return c == 0 || c == ' ' || c == '\t';
+}
+
+/* Normalize "a/./b/../c" style paths (Makefiles rarely need more). */
+static char *join_path(const char *dir, const char *rel, size_t n)
+{
+	char *p = kf_xasprintf("%s%.*s", dir, (int)n, rel);
+	/* drop "x/../" */
+	char *q;
+	while ((q = strstr(p, "/../")) != NULL) {
+		char *st = q;
+		while (st > p && st[-1] != '/')
+			st--;
+		if (st == q) {
+			break;
+		}
+		memmove(st, q + 4, strlen(q + 4) + 1);
+	}
+	while ((q = strstr(p, "/./")) != NULL)
+		memmove(q, q + 2, strlen(q + 2) + 1);
+	return p;
+}
+
+/* Handle one logical Makefile line "VAR OP words". */
+static void mk_line(scan *s, const char *dir, const char *mkfile, int line, char *text)
+{
+	char *p = text;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	/* variable name up to an assignment operator */
+	char *ve = p;
+	int depth = 0;
+	while (*ve && (depth || (*ve != '+' && *ve != ':' && *ve != '=' && *ve != '?' &&
+				 *ve != ' ' && *ve != '\t'))) {
+		if (*ve == '(')
+			depth++;
+		else if (*ve == ')')
+			depth--;
+		ve++;
+	}
+	if (ve == p)
+		return;
+	char *op = ve;
+	while (*op == ' ' || *op == '\t')
+		op++;
+	if (!strncmp(op, "+=", 2) || !strncmp(op, ":=", 2) || !strncmp(op, "?=", 2))
+		op += 2;
+	else if (*op == '=')
+		op++;
+	else
+		return;
+	char *var = kf_xstrndup(p, (size_t)(ve - p));
+	char *sym = NULL, *name = NULL;
+	bool obj = false, unconditional = false;
+	char *dash = strstr(var, "-$(CONFIG_");
+	if (dash) {
+		char *e = strchr(dash, ')');
+		if (e && e[1] == 0) {
+			sym = kf_xstrndup(dash + 10, (size_t)(e - dash - 10));
+			name = kf_xstrndup(var, (size_t)(dash - var));
+		}
+	} else {
+		char *last = strrchr(var, '-');
+		if (last && (!strcmp(last, "-y") || !strcmp(last, "-m") || !strcmp(last, "-objs"))) {
+			name = kf_xstrndup(var, (size_t)(last - var));
+			unconditional = true;
+		}
+	}
+	if (!name) {
+		free(var);
+		return;
+	}
+	(void)unconditional;
+	obj = !strcmp(name, "obj");
+	static const char *const skip[] = {"lib", "ccflags", "asflags", "ldflags", "subdir",
+					   "always", "extra", "targets", "hostprogs", "userprogs",
+					   "clean", "core", "drivers", "libs", "head", "init",
+					   "subdir-ccflags", "CFLAGS", "AFLAGS", "header-test",
+					   "no-header-test", "generic", "mandatory", "generated",
+					   "userccflags", "hostccflags", "always-$(KBUILD_BUILTIN)"};
+	for (size_t i = 0; i < sizeof(skip) / sizeof(skip[0]); i++)
+		if (!strcmp(name, skip[i]) || strchr(name, '$') || strchr(name, '/')) {
+			free(var);
+			free(name);
+			free(sym);
+			return;
+		}
+	char *composite = obj ? NULL : kf_xasprintf("%s%s.o", dir, name);
+	/* the words */
+	char *w = op;
+	for (;;) {
+		while (*w == ' ' || *w == '\t')
+			w++;
+		if (!*w)
+			break;
+		char *we = w;
+		while (!is_word_end(*we))
+			we++;
+		size_t n = (size_t)(we - w);
+		if (n > 2 && !strncmp(we - 2, ".o", 2) && !memchr(w, '$', n)) {
+			char *path = join_path(dir, w, n);
+			objent *o = obj_get(s, path);
+			if (obj) {
+				if (!o->is_obj) {
+					o->is_obj = true;
+					o->symbol = sym ? kf_xstrdup(sym) : NULL;
+					free(o->makefile);
+					o->makefile = kf_xstrdup(mkfile);
+					o->line = line;
+				}
+			} else if (!o->composite && strcmp(path, composite)) {
+				o->composite = kf_xstrdup(composite);
+				o->part_sym = sym ? kf_xstrdup(sym) : NULL;
+				if (!o->makefile) {
+					o->makefile = kf_xstrdup(mkfile);
+					o->line = line;
+				}
+			}
+			free(path);
+		} else if (obj && n > 1 && w[n - 1] == '/' && !memchr(w, '$', n)) {
+			char *path = join_path(dir, w, n);
+			size_t v;
+			if (!smap_get(&s->dirmap, path, &v)) {
+				KF_GROW(s->dirs, s->ndirs + 1, s->adirs);
+				dir_gate *g = &s->dirs[s->ndirs];
+				g->path = kf_xstrdup(path);
+				g->symbol = sym ? kf_xstrdup(sym) : NULL;
+				g->makefile = kf_xstrdup(mkfile);
+				g->line = line;
+				g->parent = kf_xstrdup(dir);
+				smap_put(&s->dirmap, path, s->ndirs++);
+			}
+			free(path);
+		}
+		w = we;
+	}
+	free(composite);
+	free(var);
+	free(name);
+	free(sym);
+}
+
+static void mk_parse(scan *s, const char *dir, const char *mkrel, char *text)
+{
+	s->db->nmakefiles++;
+	char *p = text;
+	int line = 1;
+	kf_strbuf logical = KF_STRBUF_INIT;
+	while (*p) {
+		int start = line;
+		kf_strbuf_reset(&logical);
+		for (;;) {
+			char *e = strchr(p, '\n');
+			size_t n = e ? (size_t)(e - p) : strlen(p);
+			bool cont = n && p[n - 1] == '\\';
+			kf_strbuf_add(&logical, p, cont ? n - 1 : n);
+			kf_strbuf_addch(&logical, ' ');
+			p = e ? e + 1 : p + n;
+			if (e)
+				line++;
+			if (!cont || !*p)
+				break;
+		}
+		char *l = logical.buf;
+		char *hash = strchr(l, '#');
+		if (hash)
+			*hash = 0;
+		mk_line(s, dir, mkrel, start, l);
+	}
+	kf_strbuf_release(&logical);
+}
+
+/* ---- walking the tree ---- */
+
+static bool skip_top(const scan *s, const char *rel, const char *name)
+{
+	if (*rel)
+		return false;
+	static const char *const top[] = {"Documentation", "tools", "scripts", "samples", "usr",
+					  "LICENSES", "debian", "include", ".git"};
+	for (size_t i = 0; i < sizeof(top) / sizeof(top[0]); i++)
+		if (!strcmp(name, top[i]))
+			return true;
+	(void)s;
+	return false;
+}
+
+static void walk(scan *s, const char *rel)
+{
+	char *abs = kf_xasprintf("%s/%s", s->tree, rel);
+	DIR *dh = opendir(abs);
+	if (!dh) {
+		free(abs);
+		return;
+	}
+	/* the Makefile of this directory: Kbuild wins, as in the kernel */
+	char *kb = kf_xasprintf("%sKbuild", abs), *mk = kf_xasprintf("%sMakefile", abs);
+	const char *use = kf_exists(kb) ? kb : kf_exists(mk) ? mk : NULL;
+	if (use && *rel) {
+		kf_strbuf sb = KF_STRBUF_INIT;
+		kf_diags ignore = KF_DIAGS_INIT;
+		if (kf_read_file(use, &sb, &ignore) == 0 && sb.buf)
+			mk_parse(s, rel, use + strlen(s->tree) + 1, sb.buf);
+		kf_strbuf_release(&sb);
+		kf_diags_release(&ignore);
+	}
+	free(kb);
+	free(mk);
+	struct dirent *de;
+	char **subs = NULL;
+	size_t nsubs = 0, asubs = 0;
+	while ((de = readdir(dh)) != NULL) {
+		const char *n = de->d_name;
+		if (n[0] == '.')
+			continue;
+		size_t len = strlen(n);
+		bool isdir = de->d_type == DT_DIR;
+		if (de->d_type == DT_UNKNOWN) {
+			char *p = kf_xasprintf("%s%s", abs, n);
+			isdir = kf_is_dir(p);
+			free(p);
+		}
+		if (isdir) {
+			if (skip_top(s, rel, n))
+				continue;
+			if (!strcmp(rel, "arch/") && strcmp(n, s->arch))
+				continue;
+			KF_GROW(subs, nsubs + 1, asubs);
+			subs[nsubs++] = kf_xasprintf("%s%s/", rel, n);
+		} else if (len > 2 && !strcmp(n + len - 2, ".c") && *rel) {
+			KF_GROW(s->cfiles, s->ncfiles + 1, s->acfiles);
+			s->cfiles[s->ncfiles++] = kf_xasprintf("%s%s", rel, n);
+		}
+	}
+	closedir(dh);
+	free(abs);
+	for (size_t i = 0; i < nsubs; i++) {
+		walk(s, subs[i]);
+		free(subs[i]);
+	}
+	free(subs);
+}
+
+/* ---- which module and symbol a source file belongs to ---- */
+
+typedef struct owner {
+	char *module;     /* module name with '_' */
+	char *symbol;     /* symbol, or NULL (always built) */
+	char *makefile;   /* where the symbol is named */
+	int line;         /* its line */
+	char *part_sym;   /* part symbol of a composite, or NULL */
+	char *object;     /* the object path */
+} owner;
+
+static void owner_release(owner *o)
+{
+	free(o->module);
+	free(o->symbol);
+	free(o->makefile);
+	free(o->part_sym);
+	free(o->object);
+}
+
+static char *modname_of(const char *objpath)
+{
+	const char *b = strrchr(objpath, '/');
+	b = b ? b + 1 : objpath;
+	size_t n = strlen(b);
+	if (n > 2 && !strcmp(b + n - 2, ".o"))
+		n -= 2;
+	char *m = kf_xstrndup(b, n);
+	for (char *p = m; *p; p++)
+		if (*p == '-')
+			*p = '_';
+	return m;
+}
+
+static void find_owner(scan *s, const char *cfile, owner *ow)
+{
+	memset(ow, 0, sizeof(*ow));
+	char *objp = kf_xstrdup(cfile);
+	objp[strlen(objp) - 1] = 'o';
+	size_t v;
+	objent *e = smap_get(&s->objmap, objp, &v) ? &s->objs[v] : NULL;
+	for (int guard = 0; e && e->composite && guard < 8; guard++) {
+		if (!ow->part_sym && e->part_sym)
+			ow->part_sym = kf_xstrdup(e->part_sym);
+		size_t c;
+		if (!smap_get(&s->objmap, e->composite, &c)) {
+			free(objp);
+			objp = kf_xstrdup(e->composite);
+			e = NULL;
+			break;
+		}
+		e = &s->objs[c];
+	}
+	const char *path = e ? e->path : objp;
+	ow->module = modname_of(path);
+	ow->object = kf_xstrdup(path);
+	if (e && e->is_obj && e->symbol) {
+		ow->symbol = kf_xstrdup(e->symbol);
+		ow->makefile = kf_xstrdup(e->makefile);
+		ow->line = e->line;
+		free(objp);
+		return;
+	}
+	/* the gate of the directory whose Makefile names the object */
+	char *dir;
+	if (e && e->makefile) {
+		dir = kf_xstrdup(e->makefile);
+		char *sl = strrchr(dir, '/');
+		if (sl)
+			sl[1] = 0;
+	} else {
+		dir = kf_xstrdup(path);
+		char *sl = strrchr(dir, '/');
+		if (sl)
+			sl[1] = 0;
+	}
+	for (int guard = 0; guard < 32; guard++) {
+		size_t g;
+		if (!smap_get(&s->dirmap, dir, &g))
+			break;
+		dir_gate *gd = &s->dirs[g];
+		if (gd->symbol) {
+			ow->symbol = kf_xstrdup(gd->symbol);
+			ow->makefile = kf_xstrdup(gd->makefile);
+			ow->line = gd->line;
+			break;
+		}
+		char *p = kf_xstrdup(gd->parent);
+		free(dir);
+		dir = p;
+	}
+	free(dir);
+	free(objp);
+}
+
+/* ---- tables ---- */
+
+/* Fields of one initializer element. */
+typedef struct field {
+	const char *name; /* field name */
+	size_t from, to;  /* token range of the value */
+} field;
+
+typedef struct elem {
+	const dcpp_toks *t; /* expanded tokens */
+	field f[24];        /* the fields written */
+	int n;              /* how many */
+	bool bad;           /* a value was not understood */
+} elem;
+
+static const field *elem_find(const elem *e, const char *name)
+{
+	for (int i = e->n - 1; i >= 0; i--)
+		if (!strcmp(e->f[i].name, name))
+			return &e->f[i];
+	return NULL;
+}
+
+static unsigned long long fint(elem *e, const char *name)
+{
+	const field *f = elem_find(e, name);
+	if (!f)
+		return 0;
+	long long v;
+	if (!dcpp_eval_int(e->t, f->from, f->to, &v)) {
+		e->bad = true;
+		return 0;
+	}
+	return (unsigned long long)v;
+}
+
+/* A string field; "" when absent; NULL (and e->bad) when not understood. */
+static char *fstr(elem *e, const char *name)
+{
+	const field *f = elem_find(e, name);
+	if (!f)
+		return kf_xstrdup("");
+	char *s = dcpp_eval_str(e->t, f->from, f->to);
+	if (!s) {
+		long long v;
+		if (dcpp_eval_int(e->t, f->from, f->to, &v) && v == 0)
+			return kf_xstrdup("");
+		e->bad = true;
+	}
+	return s;
+}
+
+static bool is_punct(const dcpp_tok *t, const char *p)
+{
+	return t->kind == DCPP_PUNCT && !strcmp(t->s, p);
+}
+
+/* Parse the inside of one braced element t->v[a..b) into fields. */
+static void elem_parse(elem *e, const dcpp_toks *t, size_t a, size_t b, const char *const *order)
+{
+	e->t = t;
+	e->n = 0;
+	e->bad = false;
+	int pos = 0;
+	size_t i = a;
+	while (i < b) {
+		/* one item up to a top-level comma */
+		size_t st = i;
+		int depth = 0;
+		while (i < b) {
+			if (is_punct(&t->v[i], "(") || is_punct(&t->v[i], "{") || is_punct(&t->v[i], "["))
+				depth++;
+			else if (is_punct(&t->v[i], ")") || is_punct(&t->v[i], "}") || is_punct(&t->v[i], "]"))
+				depth--;
+			else if (depth == 0 && is_punct(&t->v[i], ","))
+				break;
+			i++;
+		}
+		size_t en = i;
+		i++;
+		if (en == st)
+			continue;
+		const char *name = NULL;
+		size_t vs = st;
+		if (is_punct(&t->v[st], ".") && st + 2 < en && t->v[st + 1].kind == DCPP_ID &&
+		    is_punct(&t->v[st + 2], "=")) {
+			name = t->v[st + 1].s;
+			vs = st + 3;
+			for (int k = 0; order[k]; k++)
+				if (!strcmp(order[k], name))
+					pos = k + 1;
+		} else if (is_punct(&t->v[st], ".") && st + 1 < en && t->v[st + 1].kind == DCPP_ID) {
+			/* nested designator (.a.b = x): not a field we read */
+			continue;
+		} else {
+			int k;
+			for (k = 0; order[k] && k < pos; k++)
+				;
+			if (!order[k]) {
+				pos++;
+				continue;
+			}
+			name = order[pos++];
+		}
+		/* a value in braces: { x } */
+		if (vs < en && is_punct(&t->v[vs], "{") && is_punct(&t->v[en - 1], "}")) {
+			vs++;
+			en--;
+		}
+		if (e->n < 24)
+			e->f[e->n++] = (field){name, vs, en};
+	}
+}
+
+static bool elem_empty(const elem *e)
+{
+	for (int i = 0; i < e->n; i++) {
+		const field *f = &e->f[i];
+		if (f->to - f->from == 1 && (!strcmp(e->t->v[f->from].s, "0") ||
+					     !strcmp(e->t->v[f->from].s, "\"\"") ||
+					     !strcmp(e->t->v[f->from].s, "NULL")))
+			continue;
+		if (f->to == f->from)
+			continue;
+		return false;
+	}
+	return true;
+}
+
+typedef struct emit {
+	scan *s;          /* the scan */
+	const owner *ow;  /* module of the file */
+	const char *file; /* tree-relative source */
+	int line;         /* line of the element */
+} emit;
+
+static void add_alias(emit *em, const char *alias)
+{
+	kf_aliasdb_add(em->s->db, alias, em->ow->module, em->ow->part_sym, em->file, em->line,
+		       KF_ALIAS_SOURCE);
+}
+
+/* ADD() of file2alias.c: "sep" then the value in width hex digits, or "*". */
+static void add_field(kf_strbuf *sb, const char *sep, bool cond, unsigned long long v, int width)
+{
+	kf_strbuf_addstr(sb, sep);
+	if (cond)
+		kf_strbuf_addf(sb, "%0*llX", width, v & ((width >= 16) ? ~0ULL : ((1ULL << (width * 4)) - 1)));
+	else
+		kf_strbuf_addch(sb, '*');
+}
+
+static void add_wildcard(kf_strbuf *sb)
+{
+	if (!sb->len || sb->buf[sb->len - 1] != '*')
+		kf_strbuf_addch(sb, '*');
+}
+
+static void do_pci(emit *em, elem *e)
+{
+	unsigned long long vendor = fint(e, "vendor") & 0xffffffff, device = fint(e, "device") & 0xffffffff,
+		sv = fint(e, "subvendor") & 0xffffffff, sd = fint(e, "subdevice") & 0xffffffff,
+		cls = fint(e, "class"), mask = fint(e, "class_mask"), oo = fint(e, "override_only");
+	if (e->bad)
+		return;
+	const unsigned long long any = 0xffffffff;
+	kf_strbuf sb = KF_STRBUF_INIT;
+	if (oo == 0)
+		kf_strbuf_addstr(&sb, "pci:");
+	else if (oo == 1)
+		kf_strbuf_addstr(&sb, "vfio_pci:");
+	else
+		return;
+	add_field(&sb, "v", vendor != any, vendor, 8);
+	add_field(&sb, "d", device != any, device, 8);
+	add_field(&sb, "sv", sv != any, sv, 8);
+	add_field(&sb, "sd", sd != any, sd, 8);
+	unsigned bc = (cls >> 16) & 0xff, bcm = (mask >> 16) & 0xff, sc = (cls >> 8) & 0xff,
+		 scm = (mask >> 8) & 0xff, in = cls & 0xff, inm = mask & 0xff;
+	if ((bcm && bcm != 0xff) || (scm && scm != 0xff) || (inm && inm != 0xff)) {
+		kf_strbuf_release(&sb);
+		return;
+	}
+	add_field(&sb, "bc", bcm == 0xff, bc, 2);
+	add_field(&sb, "sc", scm == 0xff, sc, 2);
+	add_field(&sb, "i", inm == 0xff, in, 2);
+	add_wildcard(&sb);
+	add_alias(em, sb.buf);
+	kf_strbuf_release(&sb);
+}
+
+/* do_usb_entry and do_usb_entry_multi of file2alias.c */
+typedef struct usbid {
+	unsigned flags, vendor, product, dlo, dhi;
+	unsigned dc, dsc, dp, ic, isc, ip, inum;
+} usbid;
+
+static void usb_entry(emit *em, const usbid *u, unsigned init, int digits, unsigned lo, unsigned hi,
+		      unsigned max)
+{
+	kf_strbuf sb = KF_STRBUF_INIT;
+	kf_strbuf_addstr(&sb, "usb:");
+	add_field(&sb, "v", u->flags & 0x1, u->vendor, 4);
+	add_field(&sb, "p", u->flags & 0x2, u->product, 4);
+	kf_strbuf_addch(&sb, 'd');
+	if (digits)
+		kf_strbuf_addf(&sb, "%0*X", digits, init);
+	if (lo == hi)
+		kf_strbuf_addf(&sb, "%X", lo);
+	else if (lo > 0 || hi < max) {
+		if (lo > 0x9 || hi < 0xA)
+			kf_strbuf_addf(&sb, "[%X-%X]", lo, hi);
+		else {
+			kf_strbuf_addf(&sb, lo < 0x9 ? "[%X-9" : "[%X", lo);
+			kf_strbuf_addf(&sb, hi > 0xA ? "A-%X]" : "%X]", hi);
+		}
+	}
+	if (digits < 3)
+		kf_strbuf_addch(&sb, '*');
+	add_field(&sb, "dc", u->flags & 0x10, u->dc, 2);
+	add_field(&sb, "dsc", u->flags & 0x20, u->dsc, 2);
+	add_field(&sb, "dp", u->flags & 0x40, u->dp, 2);
+	add_field(&sb, "ic", u->flags & 0x80, u->ic, 2);
+	add_field(&sb, "isc", u->flags & 0x100, u->isc, 2);
+	add_field(&sb, "ip", u->flags & 0x200, u->ip, 2);
+	add_field(&sb, "in", u->flags & 0x400, u->inum, 2);
+	add_wildcard(&sb);
+	add_alias(em, sb.buf);
+	kf_strbuf_release(&sb);
+}
+
+static unsigned incbcd(unsigned *bcd, int inc, unsigned max, size_t chars)
+{
+	unsigned init = *bcd;
+	unsigned long long dec = 0;
+	if (max > 0x9) {
+		*bcd += (unsigned)inc;
+		return init;
+	}
+	for (size_t i = 0; i < chars; i++) {
+		unsigned long long c = (*bcd >> (i << 2)) & 0xf;
+		c = c > 9 ? 9 : c;
+		for (size_t j = 0; j < i; j++)
+			c *= 10;
+		dec += c;
+	}
+	dec += (unsigned long long)(long long)inc;
+	*bcd = 0;
+	for (size_t i = 0; i < chars; i++) {
+		unsigned long long c = 1;
+		for (size_t j = 0; j < i; j++)
+			c *= 10;
+		c = (dec / c) % 10;
+		*bcd += (unsigned)(c << (i << 2));
+	}
+	return init;
+}
+
+static void do_usb(emit *em, elem *e)
+{
+	usbid u;
+	u.flags = (unsigned)fint(e, "match_flags");
+	u.vendor = (unsigned)fint(e, "idVendor") & 0xffff;
+	u.product = (unsigned)fint(e, "idProduct") & 0xffff;
+	u.dlo = (unsigned)fint(e, "bcdDevice_lo") & 0xffff;
+	u.dhi = (unsigned)fint(e, "bcdDevice_hi") & 0xffff;
+	u.dc = (unsigned)fint(e, "bDeviceClass") & 0xff;
+	u.dsc = (unsigned)fint(e, "bDeviceSubClass") & 0xff;
+	u.dp = (unsigned)fint(e, "bDeviceProtocol") & 0xff;
+	u.ic = (unsigned)fint(e, "bInterfaceClass") & 0xff;
+	u.isc = (unsigned)fint(e, "bInterfaceSubClass") & 0xff;
+	u.ip = (unsigned)fint(e, "bInterfaceProtocol") & 0xff;
+	u.inum = (unsigned)fint(e, "bInterfaceNumber") & 0xff;
+	if (e->bad)
+		return;
+	unsigned devlo = u.flags & 0x4 ? u.dlo : 0, devhi = u.flags & 0x8 ? u.dhi : ~0u;
+	unsigned max = 0x9;
+	for (int nd = 0; nd < 4; nd++) {
+		unsigned clo = (devlo >> (nd << 2)) & 0xf;
+		unsigned chi = ((devhi > 0x9999 ? 0x9999 : devhi) >> (nd << 2)) & 0xf;
+		if (clo > max || chi > max) {
+			max = 0xf;
+			break;
+		}
+	}
+	if (!(u.vendor | u.product | u.dc | u.ic))
+		return;
+	for (int nd = 3; devlo <= devhi; nd--) {
+		unsigned clo = devlo & 0xf, chi = devhi & 0xf;
+		if (chi > max)
+			chi = max;
+		devlo >>= 4;
+		devhi >>= 4;
+		if (devlo == devhi || !nd) {
+			usb_entry(em, &u, devlo, nd, clo, chi, max);
+			break;
+		}
+		if (clo > 0x0)
+			usb_entry(em, &u, incbcd(&devlo, 1, max, 4), nd, clo, max, max);
+		if (chi < max)
+			usb_entry(em, &u, incbcd(&devhi, -1, max, 4), nd, 0x0, chi, max);
+	}
+}
+
+static void do_hid(emit *em, elem *e)
+{
+	unsigned long long bus = fint(e, "bus") & 0xffff, group = fint(e, "group") & 0xffff,
+		vendor = fint(e, "vendor") & 0xffffffff, product = fint(e, "product") & 0xffffffff;
+	if (e->bad)
+		return;
+	kf_strbuf sb = KF_STRBUF_INIT;
+	kf_strbuf_addstr(&sb, "hid:");
+	add_field(&sb, "b", bus != 0xffff, bus, 4);
+	add_field(&sb, "g", group != 0, group, 4);
+	add_field(&sb, "v", vendor != 0xffffffff, vendor, 8);
+	add_field(&sb, "p", product != 0xffffffff, product, 8);
+	add_alias(em, sb.buf);
+	kf_strbuf_release(&sb);
+}
+
+static void do_virtio(emit *em, elem *e)
+{
+	unsigned long long device = fint(e, "device") & 0xffffffff, vendor = fint(e, "vendor") & 0xffffffff;
+	if (e->bad)
+		return;
+	kf_strbuf sb = KF_STRBUF_INIT;
+	kf_strbuf_addstr(&sb, "virtio:");
+	add_field(&sb, "d", device != 0xffffffff, device, 8);
+	add_field(&sb, "v", vendor != 0xffffffff, vendor, 8);
+	add_wildcard(&sb);
+	add_alias(em, sb.buf);
+	kf_strbuf_release(&sb);
+}
+
+static void do_serio(emit *em, elem *e)
+{
+	unsigned long long type = fint(e, "type") & 0xff, extra = fint(e, "extra") & 0xff,
+		id = fint(e, "id") & 0xff, proto = fint(e, "proto") & 0xff;
+	if (e->bad)
+		return;
+	kf_strbuf sb = KF_STRBUF_INIT;
+	kf_strbuf_addstr(&sb, "serio:");
+	add_field(&sb, "ty", type != 0xff, type, 2);
+	add_field(&sb, "pr", proto != 0xff, proto, 2);
+	add_field(&sb, "id", id != 0xff, id, 2);
+	add_field(&sb, "ex", extra != 0xff, extra, 2);
+	add_wildcard(&sb);
+	add_alias(em, sb.buf);
+	kf_strbuf_release(&sb);
+}
+
+static void do_sdio(emit *em, elem *e)
+{
+	unsigned long long cls = fint(e, "class") & 0xff, vendor = fint(e, "vendor") & 0xffff,
+		device = fint(e, "device") & 0xffff;
+	if (e->bad)
+		return;
+	kf_strbuf sb = KF_STRBUF_INIT;
+	kf_strbuf_addstr(&sb, "sdio:");
+	add_field(&sb, "c", cls != 0xff, cls, 2);
+	add_field(&sb, "v", vendor != 0xffff, vendor, 4);
+	add_field(&sb, "d", device != 0xffff, device, 4);
+	add_wildcard(&sb);
+	add_alias(em, sb.buf);
+	kf_strbuf_release(&sb);
+}
+
+static void do_x86cpu(emit *em, elem *e)
+{
+	unsigned long long vendor = fint(e, "vendor") & 0xffff, family = fint(e, "family") & 0xffff,
+		model = fint(e, "model") & 0xffff, feature = fint(e, "feature") & 0xffff;
+	if (e->bad)
+		return;
+	kf_strbuf sb = KF_STRBUF_INIT;
+	kf_strbuf_addstr(&sb, "cpu:type:x86,");
+	add_field(&sb, "ven", vendor != 0xffff, vendor, 4);
+	add_field(&sb, "fam", family != 0, family, 4);
+	add_field(&sb, "mod", model != 0, model, 4);
+	kf_strbuf_addstr(&sb, ":feature:*");
+	if (feature != 0)
+		kf_strbuf_addf(&sb, "%04llX*", feature);
+	add_alias(em, sb.buf);
+	kf_strbuf_release(&sb);
+}
+
+static void do_acpi(emit *em, elem *e)
+{
+	char *id = fstr(e, "id");
+	if (!id)
+		return;
+	if (*id) {
+		char *a = kf_xasprintf("acpi*:%s:*", id);
+		add_alias(em, a);
+		free(a);
+	}
+	free(id);
+}
+
+static void do_of(emit *em, elem *e)
+{
+	char *name = fstr(e, "name"), *type = fstr(e, "type"), *compat = fstr(e, "compatible");
+	if (name && type && compat) {
+		kf_strbuf sb = KF_STRBUF_INIT;
+		kf_strbuf_addf(&sb, "of:N%sT%s", *name ? name : "*", *type ? type : "*");
+		if (*compat)
+			kf_strbuf_addf(&sb, "%sC%s", *type ? "*" : "", compat);
+		for (char *p = sb.buf; *p; p++)
+			if (*p == ' ' || *p == '\t' || *p == '\n')
+				*p = '_';
+		add_alias(em, sb.buf);
+		kf_strbuf_addch(&sb, 'C');
+		add_wildcard(&sb);
+		add_alias(em, sb.buf);
+		kf_strbuf_release(&sb);
+	}
+	free(name);
+	free(type);
+	free(compat);
+}
+
+static void do_named(emit *em, elem *e, const char *prefix)
+{
+	char *name = fstr(e, "name");
+	if (name && *name) {
+		char *a = kf_xasprintf("%s%s", prefix, name);
+		add_alias(em, a);
+		free(a);
+	}
+	free(name);
+}
+
+static void do_platform(emit *em, elem *e)
+{
+	do_named(em, e, "platform:");
+}
+
+static void do_i2c(emit *em, elem *e)
+{
+	do_named(em, e, "i2c:");
+}
+
+static void do_spi(emit *em, elem *e)
+{
+	do_named(em, e, "spi:");
+}
+
+typedef struct table_type {
+	const char *type;            /* struct name */
+	const char *devtable;        /* MODULE_DEVICE_TABLE type word */
+	const char *const *order;    /* positional field order */
+	void (*fn)(emit *em, elem *e); /* alias maker */
+} table_type;
+
+static const char *const pci_order[] = {"vendor", "device", "subvendor", "subdevice", "class",
+					"class_mask", "driver_data", "override_only", NULL};
+static const char *const usb_order[] = {"match_flags", "idVendor", "idProduct", "bcdDevice_lo",
+					"bcdDevice_hi", "bDeviceClass", "bDeviceSubClass",
+					"bDeviceProtocol", "bInterfaceClass", "bInterfaceSubClass",
+					"bInterfaceProtocol", "bInterfaceNumber", "driver_info", NULL};
+static const char *const hid_order[] = {"bus", "group", "vendor", "product", "driver_data", NULL};
+static const char *const virtio_order[] = {"device", "vendor", NULL};
+static const char *const acpi_order[] = {"id", "driver_data", "cls", "cls_msk", NULL};
+static const char *const of_order[] = {"name", "type", "compatible", "data", NULL};
+static const char *const named_order[] = {"name", "driver_data", NULL};
+static const char *const serio_order[] = {"type", "extra", "id", "proto", NULL};
+static const char *const sdio_order[] = {"class", "vendor", "device", "driver_data", NULL};
+static const char *const x86_order[] = {"vendor", "family", "model", "steppings", "feature",
+					"flags", "driver_data", NULL};
+
+static const table_type table_types[] = {
+	{"pci_device_id", "pci", pci_order, do_pci},
+	{"usb_device_id", "usb", usb_order, do_usb},
+	{"hid_device_id", "hid", hid_order, do_hid},
+	{"virtio_device_id", "virtio", virtio_order, do_virtio},
+	{"acpi_device_id", "acpi", acpi_order, do_acpi},
+	{"of_device_id", "of", of_order, do_of},
+	{"platform_device_id", "platform", named_order, do_platform},
+	{"i2c_device_id", "i2c", named_order, do_i2c},
+	{"spi_device_id", "spi", named_order, do_spi},
+	{"serio_device_id", "serio", serio_order, do_serio},
+	{"sdio_device_id", "sdio", sdio_order, do_sdio},
+	{"x86_cpu_id", "x86cpu", x86_order, do_x86cpu},
+};
+
+/* Index just past the brace matching the one at s[i] (strings skipped). */
+static size_t match_brace(const char *s, size_t n, size_t i, char open, char close)
+{
+	int depth = 0;
+	for (; i < n; i++) {
+		char c = s[i];
+		if (c == '"' || c == '\'') {
+			for (i++; i < n && s[i] != c; i++)
+				if (s[i] == '\\')
+					i++;
+			continue;
+		}
+		if (c == open)
+			depth++;
+		else if (c == close && --depth == 0)
+			return i + 1;
+	}
+	return 0;
+}
+
+static int line_at(const char *s, size_t off)
+{
+	int l = 1;
+	for (size_t i = 0; i < off; i++)
+		if (s[i] == '\n')
+			l++;
+	return l;
+}
+
+static void scan_table(scan *s, const dcpp_defs *defs, const table_type *tt, const char *text,
+		       size_t n, size_t open, const owner *ow, const char *file)
+{
+	size_t close = match_brace(text, n, open, '{', '}');
+	if (!close)
+		return;
+	int line = line_at(text, open);
+	dcpp_toks raw = {0}, ex = {0};
+	dcpp_tokenize(text + open + 1, close - open - 2, line, &raw);
+	dcpp_expand(defs, &raw, 0, raw.n, &ex);
+	emit em = {s, ow, file, line};
+	size_t i = 0;
+	while (i < ex.n) {
+		/* each top-level element: { ... } */
+		if (!is_punct(&ex.v[i], "{")) {
+			i++;
+			continue;
+		}
+		int depth = 0;
+		size_t st = i;
+		for (; i < ex.n; i++) {
+			if (is_punct(&ex.v[i], "{"))
+				depth++;
+			else if (is_punct(&ex.v[i], "}") && --depth == 0)
+				break;
+		}
+		elem e;
+		elem_parse(&e, &ex, st + 1, i < ex.n ? i : ex.n, tt->order);
+		em.line = ex.v[st].line;
+		i++;
+		if (elem_empty(&e))
+			continue;
+		size_t before = s->db->naliases;
+		tt->fn(&em, &e);
+		if (s->db->naliases == before && e.bad)
+			s->failed_entries++;
+	}
+	dcpp_toks_release(&raw);
+	dcpp_toks_release(&ex);
+}
+
+/* MODULE_ALIAS*(...) and MODULE_FIRMWARE(...) calls in the file. */
+static void scan_calls(scan *s, const dcpp_defs *defs, const char *text, size_t n,
+		       const owner *ow, const char *file, kf_modinfo *mi)
+{
+	for (size_t i = 0; i + 12 < n; i++) {
+		if (text[i] != 'M' || strncmp(text + i, "MODULE_", 7))
+			continue;
+		if (i > 0 && (isalnum((unsigned char)text[i - 1]) || text[i - 1] == '_'))
+			continue;
+		bool fw = !strncmp(text + i, "MODULE_FIRMWARE", 15);
+		bool al = !strncmp(text + i, "MODULE_ALIAS", 12);
+		if (!fw && !al)
+			continue;
+		size_t p = i;
+		while (p < n && (isalnum((unsigned char)text[p]) || text[p] == '_'))
+			p++;
+		while (p < n && (text[p] == ' ' || text[p] == '\t'))
+			p++;
+		if (p >= n || text[p] != '(')
+			continue;
+		size_t e = match_brace(text, n, p, '(', ')');
+		if (!e)
+			continue;
+		/* a #define of such a macro is not a use */
+		size_t ls = i;
+		while (ls > 0 && text[ls - 1] != '\n')
+			ls--;
+		while (ls < i && (text[ls] == ' ' || text[ls] == '\t'))
+			ls++;
+		if (text[ls] == '#') {
+			i = e;
+			continue;
+		}
+		int line = line_at(text, i);
+		dcpp_toks raw = {0}, ex = {0};
+		dcpp_tokenize(text + i, e - i, line, &raw);
+		dcpp_expand(defs, &raw, 0, raw.n, &ex);
+		for (size_t k = 0; k + 1 < ex.n; k++) {
+			bool isal = ex.v[k].kind == DCPP_ID && !strcmp(ex.v[k].s, "MODULE_ALIAS");
+			bool isfw = ex.v[k].kind == DCPP_ID && !strcmp(ex.v[k].s, "MODULE_FIRMWARE");
+			if ((!isal && !isfw) || !is_punct(&ex.v[k + 1], "("))
+				continue;
+			int depth = 0;
+			size_t a = k + 2, z = k + 1;
+			for (; z < ex.n; z++) {
+				if (is_punct(&ex.v[z], "("))
+					depth++;
+				else if (is_punct(&ex.v[z], ")") && --depth == 0)
+					break;
+			}
+			char *str = dcpp_eval_str(&ex, a, z);
+			if (str && *str) {
+				if (isal)
+					kf_aliasdb_add(s->db, str, ow->module, ow->part_sym, file, line,
+						       KF_ALIAS_SOURCE);
+				else
+					kf_modinfo_add_firmware(s->db, mi, str);
+			}
+			free(str);
+			k = z;
+		}
+		dcpp_toks_release(&raw);
+		dcpp_toks_release(&ex);
+		i = e;
+	}
+}
+
+/* struct platform_driver X = { ... .driver = { .name = NAME } }. */
+static void scan_platform_drivers(scan *s, const dcpp_defs *defs, const char *text, size_t n,
+				  const owner *ow, const char *file)
+{
+	const char *w = "struct platform_driver";
+	for (const char *p = strstr(text, w); p; p = strstr(p + 1, w)) {
+		size_t i = (size_t)(p - text) + strlen(w);
+		size_t q = i;
+		while (q < n && text[q] != ';' && text[q] != '{' && text[q] != '(')
+			q++;
+		if (q >= n || text[q] != '{')
+			continue;
+		/* need "= {" */
+		size_t b = q;
+		while (b > i && (text[b - 1] == ' ' || text[b - 1] == '\t' || text[b - 1] == '\n'))
+			b--;
+		if (b <= i || text[b - 1] != '=')
+			continue;
+		size_t close = match_brace(text, n, q, '{', '}');
+		if (!close)
+			continue;
+		dcpp_toks raw = {0}, ex = {0};
+		int line = line_at(text, q);
+		dcpp_tokenize(text + q, close - q, line, &raw);
+		dcpp_expand(defs, &raw, 0, raw.n, &ex);
+		for (size_t k = 0; k + 3 < ex.n; k++) {
+			if (!is_punct(&ex.v[k], ".") || strcmp(ex.v[k + 1].s, "name") ||
+			    !is_punct(&ex.v[k + 2], "="))
+				continue;
+			size_t z = k + 3;
+			while (z < ex.n && !is_punct(&ex.v[z], ",") && !is_punct(&ex.v[z], "}"))
+				z++;
+			char *name = dcpp_eval_str(&ex, k + 3, z);
+			if (name && *name) {
+				char *a = kf_xasprintf("platform:%s", name);
+				kf_aliasdb_add(s->db, a, ow->module, ow->part_sym, file, ex.v[k].line,
+					       KF_ALIAS_DRVNAME);
+				free(a);
+			}
+			free(name);
+			break;
+		}
+		dcpp_toks_release(&raw);
+		dcpp_toks_release(&ex);
+	}
+}
+
+typedef struct incctx {
+	scan *s;          /* the scan */
+	dcpp_defs *defs;  /* where the header's macros go */
+	char *dir;        /* directory of the including file (absolute) */
+	int depth;        /* nesting */
+} incctx;
+
+static void on_include(const char *name, void *ctx)
+{
+	incctx *ic = ctx;
+	if (ic->depth >= 2 || strstr(name, ".."))
+		return;
+	char *path = kf_xasprintf("%s/%s", ic->dir, name);
+	kf_strbuf sb = KF_STRBUF_INIT;
+	kf_diags ignore = KF_DIAGS_INIT;
+	if (kf_exists(path) && kf_read_file(path, &sb, &ignore) == 0 && sb.buf) {
+		dcpp_strip_comments(sb.buf, sb.len);
+		incctx sub = *ic;
+		sub.depth++;
+		char *sl = strrchr(path, '/');
+		sub.dir = kf_xstrndup(path, (size_t)(sl - path));
+		dcpp_collect(ic->defs, sb.buf, sb.len, on_include, &sub);
+		free(sub.dir);
+	}
+	kf_strbuf_release(&sb);
+	kf_diags_release(&ignore);
+	free(path);
+}
+
+static void scan_cfile(scan *s, const char *rel)
+{
+	char *abs = kf_xasprintf("%s/%s", s->tree, rel);
+	kf_strbuf sb = KF_STRBUF_INIT;
+	kf_diags ignore = KF_DIAGS_INIT;
+	if (kf_read_file(abs, &sb, &ignore) < 0 || !sb.buf)
+		goto out;
+	if (!strstr(sb.buf, "_device_id") && !strstr(sb.buf, "MODULE_ALIAS") &&
+	    !strstr(sb.buf, "MODULE_FIRMWARE") && !strstr(sb.buf, "x86_cpu_id") &&
+	    !strstr(sb.buf, "struct platform_driver"))
+		goto out;
+	char *text = sb.buf;
+	size_t n = sb.len;
+	dcpp_strip_comments(text, n);
+	owner ow;
+	find_owner(s, rel, &ow);
+	kf_modinfo *mi = kf_aliasdb_module_get(s->db, ow.module);
+	if (!mi->object) {
+		mi->object = kf_arena_strdup(s->db->arena, ow.object);
+		mi->symbol = ow.symbol ? kf_arena_strdup(s->db->arena, ow.symbol) : NULL;
+		mi->makefile = ow.makefile ? kf_arena_strdup(s->db->arena, ow.makefile) : NULL;
+		mi->line = ow.line;
+	}
+	dcpp_defs *defs = dcpp_defs_new(s->global);
+	char *km = kf_xasprintf("#define KBUILD_MODNAME \"%s\"\n", ow.module);
+	dcpp_collect(defs, km, strlen(km), NULL, NULL);
+	free(km);
+	incctx ic = {s, defs, NULL, 0};
+	char *sl = strrchr(abs, '/');
+	ic.dir = kf_xstrndup(abs, (size_t)(sl - abs));
+	dcpp_collect(defs, text, n, on_include, &ic);
+	free(ic.dir);
+	bool any = false;
+	for (size_t k = 0; k < sizeof(table_types) / sizeof(table_types[0]); k++) {
+		const table_type *tt = &table_types[k];
+		char *w = kf_xasprintf("struct %s", tt->type);
+		for (const char *p = strstr(text, w); p; p = strstr(p + 1, w)) {
+			size_t i = (size_t)(p - text) + strlen(w);
+			if (isalnum((unsigned char)text[i]) || text[i] == '_')
+				continue;
+			/* NAME[...] = { */
+			size_t q = i;
+			while (q < n && text[q] != ';' && text[q] != '=' && text[q] != '(' &&
+			       text[q] != ')' && text[q] != '{')
+				q++;
+			if (q >= n || text[q] != '=')
+				continue;
+			q++;
+			while (q < n && (text[q] == ' ' || text[q] == '\t' || text[q] == '\n'))
+				q++;
+			if (q >= n || text[q] != '{')
+				continue;
+			/* a plain struct (not an array) holds one element */
+			bool array = memchr(text + i, '[', q - i) != NULL;
+			if (!array)
+				continue;
+			scan_table(s, defs, tt, text, n, q, &ow, rel);
+			any = true;
+		}
+		free(w);
+	}
+	scan_calls(s, defs, text, n, &ow, rel, mi);
+	scan_platform_drivers(s, defs, text, n, &ow, rel);
+	if (any)
+		s->db->nsources++;
+	dcpp_defs_free(defs);
+	owner_release(&ow);
+out:
+	kf_strbuf_release(&sb);
+	kf_diags_release(&ignore);
+	free(abs);
+}
+
+/* The kernel headers whose macros the tables use. */
+static void load_global(scan *s)
+{
+	static const char *const hdrs[] = {
+		"include/linux/stringify.h",
+		"include/linux/mod_devicetable.h",
+		"include/linux/pci_ids.h",
+		"include/linux/pci.h",
+		"include/uapi/linux/pci_regs.h",
+		"include/uapi/linux/usb/ch9.h",
+		"include/linux/usb.h",
+		"include/linux/usb/cdc.h",
+		"include/uapi/linux/usb/cdc.h",
+		"include/uapi/linux/input.h",
+		"include/linux/hid.h",
+		"include/uapi/linux/hid.h",
+		"include/uapi/linux/virtio_ids.h",
+		"include/uapi/linux/serio.h",
+		"include/linux/serio.h",
+		"include/linux/mmc/sdio_ids.h",
+		"include/linux/mmc/sdio_func.h",
+		"include/linux/socket.h",
+		"include/linux/net.h",
+		"include/linux/fs.h",
+		"include/linux/device.h",
+		"include/linux/miscdevice.h",
+		"include/linux/blkdev.h",
+		"include/linux/crypto.h",
+		"include/linux/nls.h",
+		"include/linux/tty_ldisc.h",
+		"include/linux/netdevice.h",
+		"include/net/genetlink.h",
+		"include/linux/genetlink.h",
+		"include/linux/netfilter/nfnetlink.h",
+		"include/uapi/linux/netfilter/nfnetlink.h",
+		"include/uapi/linux/netlink.h",
+		"include/net/rtnetlink.h",
+		"include/net/tcp.h",
+		"include/linux/if_team.h",
+		"include/uapi/linux/tty.h",
+		"include/uapi/linux/major.h",
+		"include/linux/major.h",
+		"include/linux/nd.h",
+		"include/sound/hdaudio.h",
+		"arch/x86/include/asm/processor.h",
+		"arch/x86/include/asm/cpufeatures.h",
+		"arch/x86/include/asm/intel-family.h",
+		"arch/x86/include/asm/cpu_device_id.h",
+		"arch/x86/include/asm/vfio_pci.h",
+	};
+	s->global = dcpp_defs_new(NULL);
+	for (size_t i = 0; i < sizeof(hdrs) / sizeof(hdrs[0]); i++) {
+		char *p = kf_xasprintf("%s/%s", s->tree, hdrs[i]);
+		kf_strbuf sb = KF_STRBUF_INIT;
+		kf_diags ignore = KF_DIAGS_INIT;
+		if (kf_exists(p) && kf_read_file(p, &sb, &ignore) == 0 && sb.buf) {
+			dcpp_strip_comments(sb.buf, sb.len);
+			dcpp_collect(s->global, sb.buf, sb.len, NULL, NULL);
+		}
+		kf_strbuf_release(&sb);
+		kf_diags_release(&ignore);
+		free(p);
+	}
+	/* the calls we look for must stay unexpanded */
+	static const char keep[] = "#define MODULE_ALIAS MODULE_ALIAS\n"
+				   "#define MODULE_FIRMWARE MODULE_FIRMWARE\n";
+	dcpp_collect(s->global, keep, sizeof(keep) - 1, NULL, NULL);
+}
+
+static void scan_release(scan *s)
+{
+	for (size_t i = 0; i < s->nobjs; i++) {
+		free(s->objs[i].path);
+		free(s->objs[i].symbol);
+		free(s->objs[i].makefile);
+		free(s->objs[i].composite);
+		free(s->objs[i].part_sym);
+	}
+	free(s->objs);
+	for (size_t i = 0; i < s->ndirs; i++) {
+		free(s->dirs[i].path);
+		free(s->dirs[i].symbol);
+		free(s->dirs[i].makefile);
+		free(s->dirs[i].parent);
+	}
+	free(s->dirs);
+	for (size_t i = 0; i < s->ncfiles; i++)
+		free(s->cfiles[i]);
+	free(s->cfiles);
+	smap_release(&s->objmap);
+	smap_release(&s->dirmap);
+	dcpp_defs_free(s->global);
+}
+
+/* Bumped whenever the scanner's output changes, so old caches are redone. */
+#define SCANNER_VERSION 1
+
+int kf_aliasdb_scan_tree(kf_aliasdb *db, const char *tree, const char *arch, bool use_cache,
+			 kf_detect_progress_fn *progress, void *ctx, kf_diags *d)
+{
+	if (!arch)
+		arch = "x86";
+	char *kv = kf_tree_kernelversion(tree, d);
+	if (!kv)
+		return -1;
+	struct stat st;
+	char *mk = kf_xasprintf("%s/Makefile", tree);
+	long long mt = stat(mk, &st) == 0 ? (long long)st.st_mtime : 0;
+	free(mk);
+	char *keytext = kf_xasprintf("%d:%s:%s:%s:%lld", SCANNER_VERSION, tree, kv, arch, mt);
+	char *cache = use_cache ? kf_cache_dir(d) : NULL;
+	char *cpath = NULL;
+	if (cache) {
+		char *dir = kf_xasprintf("%s/detect", cache);
+		kf_mkdir_p(dir, 0755);
+		cpath = kf_xasprintf("%s/aliases-%s-%08x.txt", dir, kv, kf_hash_str(keytext));
+		free(dir);
+		if (kf_exists(cpath)) {
+			int rc = kf_aliasdb_load(db, cpath, d);
+			free(cpath);
+			free(cache);
+			free(keytext);
+			free(kv);
+			return rc;
+		}
+	}
+	if (progress) {
+		char *msg = kf_xasprintf("scanning the driver sources of %s (once per tree)", tree);
+		progress(msg, ctx);
+		free(msg);
+	}
+	scan s;
+	memset(&s, 0, sizeof(s));
+	s.tree = tree;
+	s.arch = arch;
+	s.db = db;
+	db->tree = kf_arena_strdup(db->arena, tree);
+	db->kernelversion = kf_arena_strdup(db->arena, kv);
+	load_global(&s);
+	walk(&s, "");
+	for (size_t i = 0; i < s.ncfiles; i++)
+		scan_cfile(&s, s.cfiles[i]);
+	/* modules whose objects the Makefiles name but no scanned file did */
+	for (size_t i = 0; i < s.nobjs; i++) {
+		objent *o = &s.objs[i];
+		if (!o->is_obj || o->composite)
+			continue;
+		char *name = modname_of(o->path);
+		kf_modinfo *m = kf_aliasdb_module_get(db, name);
+		if (!m->object) {
+			m->object = kf_arena_strdup(db->arena, o->path);
+			m->symbol = o->symbol ? kf_arena_strdup(db->arena, o->symbol) : NULL;
+			m->makefile = kf_arena_strdup(db->arena, o->makefile);
+			m->line = o->line;
+		}
+		free(name);
+	}
+	scan_release(&s);
+	int rc = 0;
+	if (cpath)
+		rc = kf_aliasdb_save(db, cpath, d);
+	free(cpath);
+	free(cache);
+	free(keytext);
+	free(kv);
+	return rc;
+}
