@@ -139,7 +139,17 @@ struct kc_lexer {
 	int look_col;        /* its column */
 	int depth;           /* nesting of source statements */
 	bool fatal;          /* a fatal error stopped parsing */
+	int blocks;          /* nesting of if/menu/choice blocks */
+	int operands;        /* operands of the expression being parsed */
+	kc_menu *deps_entry; /* entry the depends-on lines are counted for */
+	int deps_count;      /* its depends-on lines so far */
 };
+
+/* Limits that keep hostile input from overflowing the stack in the
+ * recursive expression and menu code (real trees stay far below them). */
+#define KC_MAX_BLOCKS 256    /* nested if/menu/choice blocks */
+#define KC_MAX_OPERANDS 4096 /* operands of one expression */
+#define KC_MAX_DEPENDS 1024  /* depends-on lines of one entry */
 
 const char *kc_cur_file(kc_tree *t)
 {
@@ -904,6 +914,13 @@ static kc_expr *parse_unary(kc_tree *t, int depth)
 			return NULL;
 		return e;
 	}
+	if (++t->lx->operands > KC_MAX_OPERANDS) {
+		parse_error(t, t->lx->look_col,
+			    "expression with more than %d operands",
+			    KC_MAX_OPERANDS);
+		t->lx->fatal = true;
+		return NULL;
+	}
 	kc_sym *s1 = parse_symbol(t, true);
 	if (!s1)
 		return NULL;
@@ -952,6 +969,8 @@ static kc_expr *parse_and(kc_tree *t, int depth)
 
 static kc_expr *parse_expr(kc_tree *t, int depth)
 {
+	if (depth == 0)
+		t->lx->operands = 0;
 	kc_expr *e = parse_and(t, depth);
 	while (e && peek(t) == T_OR) {
 		free(take(t));
@@ -1008,6 +1027,16 @@ static bool parse_depends(kc_tree *t)
 	}
 	if (!expect_eol(t))
 		return false;
+	if (t->lx->deps_entry != t->current_entry) {
+		t->lx->deps_entry = t->current_entry;
+		t->lx->deps_count = 0;
+	}
+	if (++t->lx->deps_count > KC_MAX_DEPENDS) {
+		parse_error(t, 0, "more than %d 'depends on' lines for one entry",
+			    KC_MAX_DEPENDS);
+		t->lx->fatal = true;
+		return false;
+	}
 	menu_add_dep(t, e);
 	return true;
 }
@@ -1214,6 +1243,8 @@ static const char *end_name(enum tok k)
 /* Parse the end of a block opened by `menu` (a menu node). */
 static void parse_block_end(kc_tree *t, kc_menu *block, const char *want)
 {
+	if (t->lx->fatal)
+		return; /* reported; the blocks around it are not the problem */
 	enum tok k = peek(t);
 	if (k == T_ENDMENU || k == T_ENDCHOICE || k == T_ENDIF) {
 		const char *got = end_name(k);
@@ -1388,7 +1419,25 @@ static void parse_choice(kc_tree *t)
 	parse_block_end(t, block, "choice");
 }
 
+static void parse_stmt_list_body(kc_tree *t, int ctx);
+
+/* The statements of a block (or the top level), with a bound on nesting. */
 static void parse_stmt_list(kc_tree *t, int ctx)
+{
+	if (ctx != CTX_TOP && ++t->lx->blocks > KC_MAX_BLOCKS) {
+		parse_error(t, 0,
+			    "blocks (if, menu, choice) nested deeper than %d levels",
+			    KC_MAX_BLOCKS);
+		t->lx->fatal = true;
+		t->lx->blocks--;
+		return;
+	}
+	parse_stmt_list_body(t, ctx);
+	if (ctx != CTX_TOP)
+		t->lx->blocks--;
+}
+
+static void parse_stmt_list_body(kc_tree *t, int ctx)
 {
 	bool in_choice = ctx == CTX_CHOICE || ctx == CTX_IF_IN_CHOICE;
 	for (;;) {
