@@ -1177,6 +1177,27 @@ static void on_include(const char *name, void *ctx)
 	free(path);
 }
 
+/* True when the text has MODULE_DEVICE_TABLE(type, name). */
+static bool devtable_named(const char *text, const char *name)
+{
+	size_t nl = strlen(name);
+	if (!nl)
+		return false;
+	for (const char *p = strstr(text, "MODULE_DEVICE_TABLE"); p;
+	     p = strstr(p + 1, "MODULE_DEVICE_TABLE")) {
+		const char *c = strchr(p, ',');
+		const char *e = strchr(p, ')');
+		if (!c || !e || c > e)
+			continue;
+		c++;
+		while (*c == ' ' || *c == '\t' || *c == '\n')
+			c++;
+		if (!strncmp(c, name, nl) && !(isalnum((unsigned char)c[nl]) || c[nl] == '_'))
+			return true;
+	}
+	return false;
+}
+
 static void scan_cfile(scan *s, const char *rel)
 {
 	char *abs = kf_xasprintf("%s/%s", s->tree, rel);
@@ -1230,8 +1251,20 @@ static void scan_cfile(scan *s, const char *rel)
 			if (q >= n || text[q] != '{')
 				continue;
 			/* a plain struct (not an array) holds one element */
-			bool array = memchr(text + i, '[', q - i) != NULL;
-			if (!array)
+			const char *br = memchr(text + i, '[', q - i);
+			if (!br)
+				continue;
+			/* only exported tables: MODULE_DEVICE_TABLE(type, NAME), as modpost */
+			const char *ne = br;
+			while (ne > text + i && (ne[-1] == ' ' || ne[-1] == '\t'))
+				ne--;
+			const char *nb = ne;
+			while (nb > text + i && (isalnum((unsigned char)nb[-1]) || nb[-1] == '_'))
+				nb--;
+			char *tname = kf_xstrndup(nb, (size_t)(ne - nb));
+			bool exported = devtable_named(text, tname);
+			free(tname);
+			if (!exported)
 				continue;
 			scan_table(s, defs, tt, text, n, q, &ow, rel);
 			any = true;
@@ -1345,7 +1378,7 @@ static void scan_release(scan *s)
 }
 
 /* Bumped whenever the scanner's output changes, so old caches are redone. */
-#define SCANNER_VERSION 1
+#define SCANNER_VERSION 2
 
 int kf_aliasdb_scan_tree(kf_aliasdb *db, const char *tree, const char *arch, bool use_cache,
 			 kf_detect_progress_fn *progress, void *ctx, kf_diags *d)

@@ -41,5 +41,7 @@ int cmd_profiles(int argc, char **argv);
 extern const char cmd_profiles_usage[];
 int cmd_check(int argc, char **argv);
 extern const char cmd_check_usage[];
+int cmd_detect(int argc, char **argv);
+extern const char cmd_detect_usage[];
 
 #endif

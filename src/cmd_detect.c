@@ -1,0 +1,346 @@
+/*
+ * cmd_detect.c - `kfit detect`: what this machine (or a saved snapshot of
+ * one) is and has: distro, init, LSM, firewall, initramfs, root filesystem
+ * and block stack, virtualization, cloud, chassis, CPU, console, installed
+ * features, and every device matched to the kernel symbol whose driver
+ * claims it in the target tree.  Prints the chosen profiles and the
+ * hardware requirements with their reasons (text or --json).
+ */
+#include "cli.h"
+#include "profcli.h"
+
+#include "kfit/detect.h"
+#include "kfit/tree.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char cmd_detect_usage[] =
+	"usage: kfit detect [-k TREE] [--root DIR] [--json] [--no-modules-alias]\n"
+	"                   [--no-cache] [--profiles DIR] [--aliases]\n"
+	"\n"
+	"Find out what the machine is and what it has: the distro release (from\n"
+	"os-release), init system and systemd version, LSM, firewall, initramfs,\n"
+	"root filesystem and the block stack under it, virtualization and cloud,\n"
+	"chassis, CPU, console, installed container runtimes and other features,\n"
+	"and every device (each modalias under /sys/devices) with the kernel\n"
+	"symbol whose driver claims it in TREE.  Prints the profiles chosen and\n"
+	"the hardware requirements, each with its reason.\n"
+	"\n"
+	"Devices are matched against the tree's own driver sources (device ID\n"
+	"tables and Makefiles, scanned once per tree into the cache) and, when\n"
+	"present, the running kernel's modules.alias.\n"
+	"\n"
+	"options:\n"
+	"  -k, --tree TREE     kernel tree or linux-source tarball (default as for\n"
+	"                      `kfit kconfig`)\n"
+	"  --root DIR          read a snapshot made by scripts/snapshot-machine.sh\n"
+	"                      instead of this machine (DIR/etc, DIR/proc, DIR/sys)\n"
+	"  --json              machine-readable output (docs/detect.md has the schema)\n"
+	"  --no-modules-alias  ignore ROOT/lib/modules: match from the tree alone\n"
+	"  --no-cache          scan the tree's sources again\n"
+	"  --profiles DIR      profile database the names are checked against\n"
+	"  --aliases           print the tree's derived alias table as modules.alias\n"
+	"                      lines (\"alias PATTERN MODULE\") and exit\n"
+	"\n"
+	"exit status: 0 ok, 2 bad usage or an unreadable root\n";
+
+static void progress(const char *msg, void *ctx)
+{
+	(void)ctx;
+	fprintf(stderr, "kfit: %s\n", msg);
+}
+
+static const char *orempty(const char *s)
+{
+	return s ? s : "-";
+}
+
+static const char *initramfs_name(int v)
+{
+	return v == PROF_INITRAMFS_YES ? "yes" : v == PROF_INITRAMFS_NO ? "no" : "unknown";
+}
+
+static void text_report(kf_strbuf *sb, const kf_detect *det, const kf_aliasdb *db)
+{
+	kf_strbuf_addstr(sb, "machine\n");
+	kf_strbuf_addf(sb, "  os:             %s (ID=%s VERSION_ID=%s)\n", orempty(det->os_pretty),
+		       orempty(det->os_id), orempty(det->os_version));
+	kf_strbuf_addf(sb, "  init:           %s", orempty(det->init));
+	if (det->systemd_version)
+		kf_strbuf_addf(sb, " %d", det->systemd_version);
+	kf_strbuf_addf(sb, " (pid 1: %s)\n", orempty(det->pid1));
+	kf_strbuf_addf(sb, "  lsm:            %s\n", orempty(det->lsm));
+	kf_strbuf_addf(sb, "  firewall:       %s\n", orempty(det->firewall));
+	kf_strbuf_addf(sb, "  initramfs:      %s", initramfs_name(det->initramfs));
+	if (det->initramfs_why)
+		kf_strbuf_addf(sb, " (%s)", det->initramfs_why);
+	kf_strbuf_addf(sb, "\n  root:           %s on %s", orempty(det->rootfs), orempty(det->rootdev));
+	for (size_t i = 0; i < det->nblockstack; i++)
+		kf_strbuf_addf(sb, "%s%s", i ? " > " : " (", det->blockstack[i]);
+	kf_strbuf_addstr(sb, det->nblockstack ? ")\n" : "\n");
+	kf_strbuf_addf(sb, "  virtualization: %s (%s)\n", orempty(det->virt), orempty(det->virt_why));
+	kf_strbuf_addf(sb, "  cloud:          %s\n", orempty(det->cloud));
+	kf_strbuf_addf(sb, "  chassis:        %s", orempty(det->chassis));
+	if (det->chassis_type)
+		kf_strbuf_addf(sb, " (DMI chassis_type %d)", det->chassis_type);
+	kf_strbuf_addf(sb, "\n  cpu:            %s family %d, %d CPUs\n", orempty(det->cpu_vendor),
+		       det->cpu_family, det->ncpus);
+	kf_strbuf_addf(sb, "  console:        %s\n", orempty(det->console));
+	kf_strbuf_addf(sb, "  kernel:         %s (running config: %s)\n", orempty(det->kernel_release),
+		       orempty(det->running_config));
+	kf_strbuf_addstr(sb, "profiles\n");
+	for (size_t i = 0; i < det->nprofiles; i++)
+		kf_strbuf_addf(sb, "  %-20s %-9s %s\n", det->profiles[i].name,
+			       prof_kind_name(det->profiles[i].kind), det->profiles[i].reason);
+	size_t matched = det->ndevices - det->unmatched;
+	kf_strbuf_addf(sb, "devices (%zu, %zu claimed by a driver", det->ndevices, matched);
+	if (db && db->kernelversion)
+		kf_strbuf_addf(sb, " of %s", db->kernelversion);
+	kf_strbuf_addstr(sb, ")\n");
+	for (size_t i = 0; i < det->ndevices; i++) {
+		const kf_device *dv = &det->devices[i];
+		kf_strbuf_addf(sb, "  %s  %s%s\n", dv->desc, dv->path, dv->boot ? "  [boot]" : "");
+		kf_strbuf_addf(sb, "    modalias %s", dv->modalias);
+		if (dv->bound)
+			kf_strbuf_addf(sb, ", bound to %s", dv->bound);
+		kf_strbuf_addch(sb, '\n');
+		if (!dv->nmodules)
+			kf_strbuf_addstr(sb, "    no driver in the tree claims it\n");
+		for (size_t k = 0; k < dv->nmodules; k++)
+			kf_strbuf_addf(sb, "    → %s%s%s\n", dv->modules[k],
+				       dv->symbols[k] ? " → CONFIG_" : " (always built)",
+				       dv->symbols[k] ? dv->symbols[k] : "");
+	}
+	kf_strbuf_addf(sb, "hardware requirements (%zu)\n", det->nhw);
+	for (size_t i = 0; i < det->nhw; i++) {
+		const kf_hwreq *h = &det->hw[i];
+		kf_strbuf_addf(sb, "  %s CONFIG_%s", h->level == KF_HW_REQUIRE ? "require  " : "recommend",
+			       h->symbol);
+		if (h->want == KF_HW_BUILTIN)
+			kf_strbuf_addstr(sb, "=y");
+		else if (h->want == KF_HW_AT_LEAST)
+			kf_strbuf_addf(sb, ">=%ld", h->min);
+		if (h->boot)
+			kf_strbuf_addstr(sb, " (boot)");
+		kf_strbuf_addf(sb, "\n    %s\n", h->reason);
+		if (h->firmware_note)
+			kf_strbuf_addf(sb, "    firmware: %s\n", h->firmware_note);
+	}
+}
+
+static void json_strs(kf_strbuf *sb, const char *const *v, size_t n)
+{
+	kf_strbuf_addch(sb, '[');
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			kf_strbuf_addstr(sb, ", ");
+		json_str(sb, v[i]);
+	}
+	kf_strbuf_addch(sb, ']');
+}
+
+static void json_report(kf_strbuf *sb, const kf_detect *det, const kf_aliasdb *db, const char *tree)
+{
+	kf_strbuf_addstr(sb, "{\"tree\": ");
+	json_str(sb, tree);
+	kf_strbuf_addstr(sb, ", \"kernelversion\": ");
+	json_str(sb, db ? db->kernelversion : NULL);
+	kf_strbuf_addstr(sb, ",\n \"os\": {\"id\": ");
+	json_str(sb, det->os_id);
+	kf_strbuf_addstr(sb, ", \"version_id\": ");
+	json_str(sb, det->os_version);
+	kf_strbuf_addstr(sb, ", \"pretty_name\": ");
+	json_str(sb, det->os_pretty);
+	kf_strbuf_addstr(sb, "},\n \"distro\": ");
+	json_str(sb, det->distro);
+	kf_strbuf_addstr(sb, ", \"distro_note\": ");
+	json_str(sb, det->distro_note);
+	kf_strbuf_addstr(sb, ",\n \"init\": ");
+	json_str(sb, det->init);
+	kf_strbuf_addf(sb, ", \"systemd_version\": %d, \"pid1\": ", det->systemd_version);
+	json_str(sb, det->pid1);
+	kf_strbuf_addstr(sb, ",\n \"lsm\": ");
+	json_str(sb, det->lsm);
+	kf_strbuf_addstr(sb, ", \"firewall\": ");
+	json_str(sb, det->firewall);
+	kf_strbuf_addf(sb, ", \"initramfs\": \"%s\", \"initramfs_why\": ", initramfs_name(det->initramfs));
+	json_str(sb, det->initramfs_why);
+	kf_strbuf_addstr(sb, ",\n \"rootfs\": ");
+	json_str(sb, det->rootfs);
+	kf_strbuf_addstr(sb, ", \"rootdev\": ");
+	json_str(sb, det->rootdev);
+	kf_strbuf_addstr(sb, ", \"blockstack\": ");
+	json_strs(sb, det->blockstack, det->nblockstack);
+	kf_strbuf_addstr(sb, ",\n \"virtualization\": ");
+	json_str(sb, det->virt);
+	kf_strbuf_addstr(sb, ", \"virtualization_why\": ");
+	json_str(sb, det->virt_why);
+	kf_strbuf_addstr(sb, ", \"cloud\": ");
+	json_str(sb, det->cloud);
+	kf_strbuf_addstr(sb, ", \"chassis\": ");
+	json_str(sb, det->chassis);
+	kf_strbuf_addf(sb, ", \"chassis_type\": %d, \"dmi\": %s,\n \"cpu\": {\"vendor\": ",
+		       det->chassis_type, det->has_dmi ? "true" : "false");
+	json_str(sb, det->cpu_vendor);
+	kf_strbuf_addf(sb, ", \"family\": %d, \"count\": %d}, \"console\": ", det->cpu_family, det->ncpus);
+	json_str(sb, det->console);
+	kf_strbuf_addstr(sb, ", \"kernel_release\": ");
+	json_str(sb, det->kernel_release);
+	kf_strbuf_addstr(sb, ", \"running_config\": ");
+	json_str(sb, det->running_config);
+	kf_strbuf_addstr(sb, ",\n \"profiles\": [");
+	for (size_t i = 0; i < det->nprofiles; i++) {
+		kf_strbuf_addstr(sb, i ? ",\n  {\"name\": " : "\n  {\"name\": ");
+		json_str(sb, det->profiles[i].name);
+		kf_strbuf_addf(sb, ", \"kind\": \"%s\", \"reason\": ", prof_kind_name(det->profiles[i].kind));
+		json_str(sb, det->profiles[i].reason);
+		kf_strbuf_addch(sb, '}');
+	}
+	kf_strbuf_addstr(sb, "],\n \"devices\": [");
+	for (size_t i = 0; i < det->ndevices; i++) {
+		const kf_device *dv = &det->devices[i];
+		kf_strbuf_addstr(sb, i ? ",\n  {\"path\": " : "\n  {\"path\": ");
+		json_str(sb, dv->path);
+		kf_strbuf_addstr(sb, ", \"modalias\": ");
+		json_str(sb, dv->modalias);
+		kf_strbuf_addstr(sb, ", \"bus\": ");
+		json_str(sb, dv->bus);
+		kf_strbuf_addstr(sb, ", \"desc\": ");
+		json_str(sb, dv->desc);
+		kf_strbuf_addstr(sb, ", \"bound\": ");
+		json_str(sb, dv->bound);
+		kf_strbuf_addf(sb, ", \"boot\": %s, \"modules\": ", dv->boot ? "true" : "false");
+		json_strs(sb, dv->modules, dv->nmodules);
+		kf_strbuf_addstr(sb, ", \"symbols\": [");
+		for (size_t k = 0; k < dv->nmodules; k++) {
+			if (k)
+				kf_strbuf_addstr(sb, ", ");
+			json_str(sb, dv->symbols[k]);
+		}
+		kf_strbuf_addstr(sb, "]}");
+	}
+	kf_strbuf_addstr(sb, "],\n \"hardware\": [");
+	for (size_t i = 0; i < det->nhw; i++) {
+		const kf_hwreq *h = &det->hw[i];
+		kf_strbuf_addstr(sb, i ? ",\n  {\"symbol\": " : "\n  {\"symbol\": ");
+		json_str(sb, h->symbol);
+		kf_strbuf_addf(sb, ", \"want\": \"%s\"", kf_hw_want_name(h->want));
+		if (h->want == KF_HW_AT_LEAST)
+			kf_strbuf_addf(sb, ", \"min\": %ld", h->min);
+		kf_strbuf_addf(sb, ", \"level\": \"%s\", \"boot\": %s, \"reason\": ",
+			       h->level == KF_HW_REQUIRE ? "require" : "recommend",
+			       h->boot ? "true" : "false");
+		json_str(sb, h->reason);
+		kf_strbuf_addstr(sb, ", \"device\": ");
+		json_str(sb, h->device);
+		kf_strbuf_addstr(sb, ", \"module\": ");
+		json_str(sb, h->module);
+		kf_strbuf_addstr(sb, ", \"makefile\": ");
+		json_str(sb, h->makefile);
+		kf_strbuf_addf(sb, ", \"line\": %d, \"firmware\": ", h->line);
+		json_strs(sb, h->firmware, h->nfirmware);
+		kf_strbuf_addstr(sb, ", \"firmware_note\": ");
+		json_str(sb, h->firmware_note);
+		kf_strbuf_addch(sb, '}');
+	}
+	kf_strbuf_addf(sb, "],\n \"unmatched_devices\": %zu}\n", det->unmatched);
+}
+
+int cmd_detect(int argc, char **argv)
+{
+	profcli_opts po;
+	memset(&po, 0, sizeof(po));
+	const char *tree_arg = NULL, *root = "/";
+	bool json = false, no_ma = false, no_cache = false, aliases = false;
+	int rc = KF_EXIT_BAD;
+	for (int i = 1; i < argc; i++) {
+		int missing = 0;
+		const char *v;
+		int t = profcli_arg(&po, argc, argv, &i);
+		if (t < 0)
+			goto out;
+		if (t > 0)
+			continue;
+		if ((v = profcli_optval(argc, argv, &i, "-k", "--tree", &missing)) != NULL) {
+			tree_arg = v;
+		} else if ((v = profcli_optval(argc, argv, &i, NULL, "--root", &missing)) != NULL) {
+			root = v;
+		} else if (missing) {
+			cli_error("option '%s' needs a value", argv[i]);
+			goto out;
+		} else if (!strcmp(argv[i], "--json")) {
+			json = true;
+		} else if (!strcmp(argv[i], "--no-modules-alias")) {
+			no_ma = true;
+		} else if (!strcmp(argv[i], "--no-cache")) {
+			no_cache = true;
+		} else if (!strcmp(argv[i], "--aliases")) {
+			aliases = true;
+		} else {
+			cli_error("unknown argument '%s'", argv[i]);
+			fputs(cmd_detect_usage, stderr);
+			goto out;
+		}
+	}
+	if (!kf_is_dir(root)) {
+		cli_error("--root %s: not a directory", root);
+		goto out;
+	}
+	kf_diags d = KF_DIAGS_INIT;
+	char *tree = kf_tree_resolve(tree_arg, progress, NULL, &d);
+	if (!tree && (tree_arg || aliases)) {
+		cli_print_diags(&d);
+		kf_diags_release(&d);
+		goto out;
+	}
+	if (!tree) {
+		kf_diags_release(&d);
+		fprintf(stderr, "kfit: warning: no kernel tree: devices are matched by "
+				"modules.alias only (give -k TREE)\n");
+	}
+	kf_aliasdb *db = kf_aliasdb_new();
+	if (tree && kf_aliasdb_scan_tree(db, tree, "x86", !no_cache, progress, NULL, &d) < 0) {
+		cli_print_diags(&d);
+		kf_diags_release(&d);
+		kf_aliasdb_free(db);
+		free(tree);
+		goto out;
+	}
+	if (aliases) {
+		kf_strbuf sb = KF_STRBUF_INIT;
+		for (size_t i = 0; i < db->naliases; i++)
+			kf_strbuf_addf(&sb, "alias %s %s\n", db->aliases[i].pattern, db->aliases[i].module);
+		fwrite(sb.buf ? sb.buf : "", 1, sb.len, stdout);
+		kf_strbuf_release(&sb);
+		kf_aliasdb_free(db);
+		free(tree);
+		kf_diags_release(&d);
+		rc = KF_EXIT_OK;
+		goto out;
+	}
+	prof_db *pdb = profcli_load(&po);
+	kf_detect_opts o = {root, db, pdb, !no_ma};
+	kf_detect *det = kf_detect_run(&o, &d);
+	cli_print_diags(&d);
+	if (det) {
+		kf_strbuf sb = KF_STRBUF_INIT;
+		if (json)
+			json_report(&sb, det, tree ? db : NULL, tree);
+		else
+			text_report(&sb, det, tree ? db : NULL);
+		fwrite(sb.buf, 1, sb.len, stdout);
+		kf_strbuf_release(&sb);
+		rc = KF_EXIT_OK;
+	}
+	kf_detect_free(det);
+	if (pdb)
+		prof_db_free(pdb);
+	kf_aliasdb_free(db);
+	kf_diags_release(&d);
+	free(tree);
+out:
+	profcli_release(&po);
+	return rc;
+}
