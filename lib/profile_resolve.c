@@ -32,8 +32,6 @@ typedef struct rctx {
 	int nerr;          /* errors added */
 } rctx;
 
-static const char *const slot_names[3] = {"init", "lsm", "firewall"};
-
 const char *prof_kind_name(prof_kind k)
 {
 	static const char *const n[] = {"distro", "init", "feature", "platform", "base"};
@@ -497,7 +495,6 @@ prof_set *prof_resolve(prof_db *db, const char *const *names, size_t n, kf_diags
 		prof_set_free(s);
 		return NULL;
 	}
-	(void)slot_names;
 	return s;
 }
 

@@ -34,12 +34,6 @@ const char cmd_profiles_usage[] =
 	"\n"
 	"exit status: 0 ok, 1 lint found problems, 2 bad usage or a broken profile\n";
 
-static int kind_order(prof_kind k)
-{
-	static const int order[] = {0, 1, 2, 3, 4};
-	return order[k];
-}
-
 static int list_profiles(prof_db *db, bool json)
 {
 	kf_strbuf sb = KF_STRBUF_INIT;
@@ -52,7 +46,8 @@ static int list_profiles(prof_db *db, bool json)
 	for (int k = 0; k < 5; k++)
 		for (size_t i = 0; i < n; i++) {
 			const prof_profile *p = prof_db_get(db, i);
-			if (kind_order(p->kind) != k)
+			/* grouped by kind in prof_kind's order: distro first */
+			if ((int)p->kind != k)
 				continue;
 			if (json) {
 				kf_strbuf_addstr(&sb, first ? "\n  {\"name\": " : ",\n  {\"name\": ");

@@ -16,6 +16,14 @@ else
 	sed 's/^/  | /' <<<"$out" | head -n 30
 fi
 
+# every profile's JSON parses and has the documented top-level keys
+bad=""
+for p in $("$KFIT" profiles --json | jq -r '.profiles[] | select(.template != true) | .name') systemd-208 systemd-256 systemd-260; do
+	"$KFIT" profiles show "$p" --json | jq -e '.requirements and .profiles and has("initramfs")' >/dev/null 2>&1 ||
+		bad+=" $p"
+done
+if [ -z "$bad" ]; then echo "ok json-all"; else echo "not ok json-all"; echo "  invalid JSON for:$bad"; fi
+
 tree_for() { # 6.1 | 6.12
 	local var=KFIT_COMPAT_TREE_${1//./_}
 	if [ -n "${!var:-}" ]; then
