@@ -1311,7 +1311,16 @@ static void parse_config(kc_tree *t, bool menuconfig, int ctx)
 		}
 		if (!entry->sym->choice) {
 			kc_menu *c = t->current_choice;
-			KF_GROW(c->members, c->nmembers + 1, c->amembers);
+			if (c->nmembers + 1 > c->amembers) {
+				/* in the arena, as the tree's other lists */
+				size_t na = c->amembers ? c->amembers * 2 : 8;
+				kc_sym **nm = kf_arena_alloc(t->arena, na * sizeof(*nm));
+				if (c->nmembers)
+					memcpy(nm, c->members,
+					       c->nmembers * sizeof(*nm));
+				c->members = nm;
+				c->amembers = na;
+			}
 			c->members[c->nmembers++] = entry->sym;
 			entry->sym->choice = c;
 		}
