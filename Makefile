@@ -20,6 +20,15 @@ LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 SRC_OBJ := $(SRC_SRC:%.c=$(BUILD)/%.o)
 UNIT_SRC := $(sort $(wildcard tests/unit/*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+# Fuzz targets (tests/fuzz/NAME.c).  Each also links with tests/fuzz/replay.c
+# into $(BUILD)/tests/fuzz-NAME, which replays the committed corpus and
+# regression inputs as a unit test in every check.
+FUZZ_TARGETS := kconfig conf dotconfig profile json
+FUZZ_REPLAY := $(FUZZ_TARGETS:%=$(BUILD)/tests/fuzz-%)
+UNIT_BIN += $(FUZZ_REPLAY)
+FUZZ_BUILD ?= build-fuzz
+FUZZ_SECONDS ?= 60
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
 ALL_CFLAGS = $(CSTD) $(WARN) $(OPT) $(CFLAGS) $(EXTRA_CFLAGS) -MMD -MP
 
@@ -43,6 +52,29 @@ $(BUILD)/%.o: %.c
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libkfit.a
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -Ilib $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libkfit.a $(LIBS)
+
+$(BUILD)/tests/fuzz-%: tests/fuzz/%.c tests/fuzz/replay.c tests/fuzz/*.h $(BUILD)/libkfit.a
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -Ilib $(CSTD) $(WARN) $(OPT) $(CFLAGS) $(EXTRA_CFLAGS) -DFUZZ_NAME='"$*"' $(LDFLAGS) -o $@ \
+	  tests/fuzz/$*.c tests/fuzz/replay.c $(BUILD)/libkfit.a $(LIBS)
+
+# libFuzzer builds (clang): the library instrumented for coverage with
+# ASan+UBSan in $(FUZZ_BUILD), one fuzzer per target, each run for
+# FUZZ_SECONDS from the committed corpus (tests/fuzz/README.md).
+fuzz-lib:
+	$(MAKE) --no-print-directory BUILD=$(FUZZ_BUILD) CC=clang OPT="-O1 -g" \
+	  EXTRA_CFLAGS="-fsanitize=fuzzer-no-link $(FUZZ_SAN)" $(FUZZ_BUILD)/libkfit.a
+
+$(FUZZ_BUILD)/fuzz-%: tests/fuzz/%.c tests/fuzz/*.h fuzz-lib
+	clang $(CPPFLAGS) -Ilib $(CSTD) -O1 -g -fsanitize=fuzzer $(FUZZ_SAN) -o $@ \
+	  tests/fuzz/$*.c $(FUZZ_BUILD)/libkfit.a $(LIBS)
+
+fuzz-build: $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz-%)
+
+fuzz: fuzz-build
+	FUZZ_BUILD=$(FUZZ_BUILD) tests/fuzz/fuzz.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+.PHONY: fuzz-lib fuzz-build
 
 # Every test: unit tests, golden cases, and the compatibility suite against
 # the kernel's own scripts/kconfig.  tests/run.sh prints "N passed, N failed".
@@ -84,6 +116,6 @@ install: all
 	install -m 755 $(BUILD)/kfit $(DESTDIR)$(PREFIX)/bin/kfit
 
 clean:
-	rm -rf build build-asan
+	rm -rf build build-asan $(FUZZ_BUILD)
 
 -include $(LIB_OBJ:.o=.d) $(SRC_OBJ:.o=.d)
