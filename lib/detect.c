@@ -247,7 +247,7 @@ static int systemd_version_of(dctx *c)
 {
 	static const char *const dirs[] = {"usr/lib/systemd", "lib/systemd",
 					   "usr/lib/x86_64-linux-gnu/systemd",
-					   "usr/lib64/systemd"};
+					   "usr/lib64/systemd", "usr/lib/aarch64-linux-gnu/systemd"};
 	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
 		char *p = root_path(c, dirs[i]);
 		DIR *dh = opendir(p);
@@ -925,6 +925,21 @@ static void match_devices(dctx *c, const rootdevs *rd)
 			idx = kf_xrealloc(idx, cap * sizeof(size_t));
 			n = kf_aliasdb_match(db, dv->modalias, idx, cap);
 		}
+		/* a bound driver no table claims (built-in drivers export no
+		   aliases): its platform driver name, or a module of that name */
+		size_t bound_alias = (size_t)-1;
+		if (!n && dv->bound) {
+			char *pn = kf_xasprintf("platform:%s", dv->bound);
+			for (size_t k = 0; k < db->naliases && bound_alias == (size_t)-1; k++)
+				if (db->aliases[k].origin == KF_ALIAS_DRVNAME &&
+				    !strcmp(db->aliases[k].pattern, pn))
+					bound_alias = k;
+			free(pn);
+			if (bound_alias != (size_t)-1) {
+				idx[0] = bound_alias;
+				n = 1;
+			}
+		}
 		const char **mods = kf_arena_alloc(c->a, (n + 1) * sizeof(char *));
 		const char **syms = kf_arena_alloc(c->a, (n + 1) * sizeof(char *));
 		size_t nm = 0;
@@ -943,7 +958,8 @@ static void match_devices(dctx *c, const rootdevs *rd)
 			nm++;
 			if (!mi || !mi->symbol)
 				continue;
-			const char *via = al->origin == KF_ALIAS_MODULES ? " (modules.alias)"
+			const char *via = bound_alias != (size_t)-1 ? " (the driver bound to it)"
+					  : al->origin == KF_ALIAS_MODULES ? " (modules.alias)"
 					  : al->origin == KF_ALIAS_BUILTIN ? " (modules.builtin.modinfo)"
 					  : "";
 			char *reason = kf_arena_printf(c->a, "%s → %s → CONFIG_%s (%s:%d)%s", dv->desc,

@@ -268,7 +268,6 @@ int cmd_detect(int argc, char **argv)
 		} else if ((v = profcli_optval(argc, argv, &i, NULL, "--root", &missing)) != NULL) {
 			root = v;
 		} else if (missing) {
-			cli_error("option '%s' needs a value", argv[i]);
 			goto out;
 		} else if (!strcmp(argv[i], "--json")) {
 			json = true;
@@ -279,8 +278,7 @@ int cmd_detect(int argc, char **argv)
 		} else if (!strcmp(argv[i], "--aliases")) {
 			aliases = true;
 		} else {
-			cli_error("unknown argument '%s'", argv[i]);
-			fputs(cmd_detect_usage, stderr);
+			cli_error("unknown option '%s'", argv[i]);
 			goto out;
 		}
 	}
