@@ -483,8 +483,7 @@ static char *lex_string(kc_tree *t, struct lx_file *f, int quote)
 			break;
 		}
 		lx_get(f);
-		if (c == 0)
-			continue;
+		/* a NUL ends the C string here as in the kernel's lexer */
 		kf_strbuf_addch(&sb, c);
 	}
 	return kf_strbuf_detach(&sb);
@@ -654,10 +653,11 @@ static enum tok lex1(kc_tree *t)
 			}
 			break;
 		}
-		if (c == 0)
-			continue; /* NUL bytes: flex's '.' does not match them */
 		kf_strbuf w = KF_STRBUF_INIT;
-		kf_strbuf_addf(&w, "%s:%d:warning: ignoring unsupported character '%c'",
+		/* flex warns about NUL too, printing the raw byte; a message
+		 * here is a C string, so it shows as \0 */
+		kf_strbuf_addf(&w, c ? "%s:%d:warning: ignoring unsupported character '%c'"
+				     : "%s:%d:warning: ignoring unsupported character '\\0'",
 			       f->name, f->lineno, c);
 		kf_diag_raw(t->diags, KF_WARNING, "%s", kf_strbuf_str(&w));
 		kf_strbuf_release(&w);
