@@ -180,6 +180,7 @@ void pp_variable_add(kc_tree *t, const char *name, const char *value,
 			flavor = VAR_RECURSIVE;
 		v = kf_arena_alloc(t->arena, sizeof(*v));
 		v->name = kf_arena_strdup(t->arena, name);
+		v->value = ""; /* what "X := $(X)" sees of itself */
 		kc_var **pp = &t->vars;
 		while (*pp)
 			pp = &(*pp)->next;
