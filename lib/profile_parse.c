@@ -241,17 +241,12 @@ static int parse_long_at(pstate *ps, const char *s, size_t n, int col, long *out
  * STEM<N.  *i indexes toks and is advanced past what was used.  Returns 0
  * or -1 after an error.
  */
-static int parse_qual(pstate *ps, tok *t, int nt, int *i, prof_cond *c, bool *boot,
-		      bool allow_boot)
+static int parse_qual(pstate *ps, tok *t, int nt, int *i, prof_cond *c, bool *boot)
 {
 	tok *q = &t[*i];
 	const char *s = q->s;
 	size_t n = q->len;
 	if (tok_is(q, "boot")) {
-		if (!allow_boot) {
-			perr(ps, q->col, "'boot' is only for require and recommend");
-			return -1;
-		}
 		*boot = true;
 		(*i)++;
 		return 0;
@@ -503,7 +498,7 @@ static void parse_req(pstate *ps, tok *t, int nt, int first, prof_level level,
 		break;
 	}
 	while (i < nt)
-		if (parse_qual(ps, t, nt, &i, &r->cond, &r->boot, true) < 0)
+		if (parse_qual(ps, t, nt, &i, &r->cond, &r->boot) < 0)
 			return;
 	if (r->boot)
 		for (size_t k = 0; k < r->nalts; k++) {
@@ -519,10 +514,6 @@ static void parse_req(pstate *ps, tok *t, int nt, int first, prof_level level,
 				return;
 			}
 		}
-	if ((r->cond.pmin >= 0 || r->cond.pmax >= 0) && !ps->prof->stem) {
-		perr(ps, stcol, "version ranges need a template profile (NAME-N)");
-		return;
-	}
 	r->loc = (prof_loc){ps->file, ps->line, stcol};
 	r->profile = ps->prof->name;
 	prof_stmt *st = new_stmt(ps, PROF_ST_REQ, stcol);
