@@ -788,7 +788,7 @@ static void parse_statement(pstate *ps)
 			perr(ps, kw->col + 4, "expected architectures after 'arch'");
 			return;
 		}
-		size_t alloc = 0;
+		size_t alloc = p->narch; /* a second arch line appends: regrow */
 		for (int i = 1; i < nt; i++)
 			AR_PUSH(ps->db->arena, p->arch, p->narch, alloc, tok_dup(ps, &t[i]));
 	} else if (tok_is(kw, "require") || tok_is(kw, "recommend")) {
