@@ -10,6 +10,7 @@
 #include "detect_internal.h"
 
 #include <ctype.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -141,9 +142,11 @@ void dcpp_strip_comments(char *s, size_t n)
 
 typedef struct dcpp_macro {
 	char *name;      /* macro name */
-	int nparams;     /* -1: object-like */
+	int nparams;     /* -1: object-like, -2: #undef */
 	char **params;   /* parameter names ("__VA_ARGS__" for ...) */
 	char *body;      /* replacement text */
+	size_t pos;      /* offset of the #define in the file (for limits) */
+	struct dcpp_macro *prev; /* the definition this one replaced */
 } dcpp_macro;
 
 struct dcpp_defs {
@@ -153,13 +156,38 @@ struct dcpp_defs {
 	size_t *hash;    /* open addressing, index+1 */
 	size_t hsize;    /* slots */
 	const dcpp_defs *parent; /* looked up when a name is not here */
+	size_t limit;    /* only definitions before this offset count */
+	size_t pos_base; /* SIZE_MAX: record own offsets; else this one */
 };
 
 dcpp_defs *dcpp_defs_new(const dcpp_defs *parent)
 {
 	dcpp_defs *d = kf_xcalloc(1, sizeof(*d));
 	d->parent = parent;
+	d->limit = SIZE_MAX;
+	d->pos_base = SIZE_MAX;
 	return d;
+}
+
+void dcpp_defs_set_limit(dcpp_defs *d, size_t limit)
+{
+	d->limit = limit;
+}
+
+size_t dcpp_defs_set_pos_base(dcpp_defs *d, size_t pos)
+{
+	size_t old = d->pos_base;
+	d->pos_base = pos;
+	return old;
+}
+
+static void macro_free(dcpp_macro *m)
+{
+	free(m->name);
+	for (int k = 0; k < m->nparams; k++)
+		free(m->params[k]);
+	free(m->params);
+	free(m->body);
 }
 
 void dcpp_defs_free(dcpp_defs *d)
@@ -167,11 +195,14 @@ void dcpp_defs_free(dcpp_defs *d)
 	if (!d)
 		return;
 	for (size_t i = 0; i < d->n; i++) {
-		free(d->v[i].name);
-		for (int k = 0; k < d->v[i].nparams; k++)
-			free(d->v[i].params[k]);
-		free(d->v[i].params);
-		free(d->v[i].body);
+		dcpp_macro *m = d->v[i].prev;
+		while (m) {
+			dcpp_macro *p = m->prev;
+			macro_free(m);
+			free(m);
+			m = p;
+		}
+		macro_free(&d->v[i]);
 	}
 	free(d->v);
 	free(d->hash);
@@ -192,8 +223,13 @@ static const dcpp_macro *defs_lookup(const dcpp_defs *d, const char *name)
 		if (!d->hsize)
 			continue;
 		size_t h = defs_slot(d, name);
-		if (d->hash[h])
-			return &d->v[d->hash[h] - 1];
+		if (!d->hash[h])
+			continue;
+		const dcpp_macro *m = &d->v[d->hash[h] - 1];
+		while (m && m->pos >= d->limit)
+			m = m->prev;
+		if (m)
+			return m->nparams == -2 ? NULL : m;
 	}
 	return NULL;
 }
@@ -207,32 +243,31 @@ static void defs_rehash(dcpp_defs *d)
 		d->hash[defs_slot(d, d->v[i].name)] = i + 1;
 }
 
-static void defs_add(dcpp_defs *d, char *name, int nparams, char **params, char *body)
+static void defs_add(dcpp_defs *d, char *name, int nparams, char **params, char *body,
+		     size_t pos)
 {
 	if ((d->n + 1) * 2 > d->hsize)
 		defs_rehash(d);
 	size_t h = defs_slot(d, name);
+	if (d->pos_base != SIZE_MAX)
+		pos = d->pos_base;
 	if (d->hash[h]) {
+		/* keep the older definition for lookups limited to before pos */
 		dcpp_macro *m = &d->v[d->hash[h] - 1];
-		for (int k = 0; k < m->nparams; k++)
-			free(m->params[k]);
-		free(m->params);
-		free(m->body);
-		free(name);
-		m->nparams = nparams;
-		m->params = params;
-		m->body = body;
+		dcpp_macro *old = kf_xmalloc(sizeof(*old));
+		*old = *m;
+		*m = (dcpp_macro){name, nparams, params, body, pos, old};
 		return;
 	}
 	KF_GROW(d->v, d->n + 1, d->alloc);
-	d->v[d->n] = (dcpp_macro){name, nparams, params, body};
+	d->v[d->n] = (dcpp_macro){name, nparams, params, body, pos, NULL};
 	d->hash[h] = ++d->n;
 }
 
 /* Collect the #defines of comment-stripped text s; quoted #includes are
  * reported through inc (may be NULL). */
 void dcpp_collect(dcpp_defs *d, const char *s, size_t n,
-		  void (*inc)(const char *name, void *ctx), void *ctx)
+		  void (*inc)(const char *name, bool angle, size_t pos, void *ctx), void *ctx)
 {
 	size_t i = 0;
 	while (i < n) {
@@ -287,8 +322,17 @@ void dcpp_collect(dcpp_defs *d, const char *s, size_t n,
 						if (p < e)
 							p++;
 					}
-					defs_add(d, name, np, params, kf_xstrndup(s + p, e - p));
+					defs_add(d, name, np, params, kf_xstrndup(s + p, e - p), i);
 				}
+			} else if (!strncmp(s + p, "undef", 5) && (s[p + 5] == ' ' || s[p + 5] == '\t')) {
+				p += 6;
+				while (p < e && (s[p] == ' ' || s[p] == '\t'))
+					p++;
+				size_t ns = p;
+				while (p < e && is_id_char((unsigned char)s[p]))
+					p++;
+				if (p > ns)
+					defs_add(d, kf_xstrndup(s + ns, p - ns), -2, NULL, kf_xstrdup(""), i);
 			} else if (inc && !strncmp(s + p, "include", 7)) {
 				p += 7;
 				while (p < e && (s[p] == ' ' || s[p] == '\t'))
@@ -298,7 +342,14 @@ void dcpp_collect(dcpp_defs *d, const char *s, size_t n,
 					while (q < e && s[q] != '"')
 						q++;
 					char *name = kf_xstrndup(s + p + 1, q - p - 1);
-					inc(name, ctx);
+					inc(name, false, d->pos_base != SIZE_MAX ? d->pos_base : i, ctx);
+					free(name);
+				} else if (p < e && s[p] == '<') {
+					size_t q = p + 1;
+					while (q < e && s[q] != '>')
+						q++;
+					char *name = kf_xstrndup(s + p + 1, q - p - 1);
+					inc(name, true, d->pos_base != SIZE_MAX ? d->pos_base : i, ctx);
 					free(name);
 				}
 			}

@@ -46,9 +46,17 @@ void dcpp_strip_comments(char *s, size_t n);
 /* A macro table; lookups fall back to parent. */
 dcpp_defs *dcpp_defs_new(const dcpp_defs *parent);
 void dcpp_defs_free(dcpp_defs *d);
-/* Add the #defines of comment-stripped text; inc hears "quoted" includes. */
+/* Add the #defines (and #undefs) of comment-stripped text in order, each
+ * at its offset; inc hears #includes ("quoted" or <angle>) with the offset
+ * of the directive. */
 void dcpp_collect(dcpp_defs *d, const char *s, size_t n,
-		  void (*inc)(const char *name, void *ctx), void *ctx);
+		  void (*inc)(const char *name, bool angle, size_t pos, void *ctx),
+		  void *ctx);
+/* Lookups in d see only definitions at offsets below limit (SIZE_MAX: all). */
+void dcpp_defs_set_limit(dcpp_defs *d, size_t limit);
+/* Definitions added from now on count as written at pos (an #include's
+ * place); SIZE_MAX: their own offsets. Returns the previous value. */
+size_t dcpp_defs_set_pos_base(dcpp_defs *d, size_t pos);
 /* Macro-expand in->v[from..to) onto out. */
 void dcpp_expand(const dcpp_defs *d, const dcpp_toks *in, size_t from,
 		 size_t to, dcpp_toks *out);

@@ -22,6 +22,7 @@
 
 #include <ctype.h>
 #include <dirent.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -993,15 +994,70 @@ static int line_at(const char *s, size_t off)
 	return l;
 }
 
+/* Append region text to out: "#include" lines replaced by the file (from
+ * dir, comments stripped), other preprocessor lines by empty lines. */
+static void splice_region(kf_strbuf *out, const char *t, size_t n, const char *dir, int depth)
+{
+	size_t i = 0;
+	while (i < n) {
+		size_t e = i;
+		while (e < n && t[e] != '\n')
+			e++;
+		size_t p = i;
+		while (p < e && (t[p] == ' ' || t[p] == '\t'))
+			p++;
+		if (p < e && t[p] == '#') {
+			/* continuation lines belong to the directive */
+			while (e < n && e > i && t[e - 1] == '\\') {
+				e++;
+				while (e < n && t[e] != '\n')
+					e++;
+			}
+			const char *q = t + p + 1;
+			while (*q == ' ' || *q == '\t')
+				q++;
+			if (!strncmp(q, "include", 7) && depth < 3) {
+				const char *a = memchr(q, '"', (size_t)(t + e - q));
+				const char *b = a ? memchr(a + 1, '"', (size_t)(t + e - a - 1)) : NULL;
+				if (a && b) {
+					char *path = kf_xasprintf("%s/%.*s", dir, (int)(b - a - 1), a + 1);
+					kf_strbuf sb = KF_STRBUF_INIT;
+					kf_diags ignore = KF_DIAGS_INIT;
+					if (kf_exists(path) && kf_read_file(path, &sb, &ignore) == 0 &&
+					    sb.buf) {
+						dcpp_strip_comments(sb.buf, sb.len);
+						splice_region(out, sb.buf, sb.len, dir, depth + 1);
+					}
+					kf_strbuf_release(&sb);
+					kf_diags_release(&ignore);
+					free(path);
+				}
+			}
+			kf_strbuf_addch(out, '\n');
+		} else {
+			kf_strbuf_add(out, t + i, e - i);
+			kf_strbuf_addch(out, '\n');
+		}
+		i = e + 1;
+	}
+}
+
 static void scan_table(scan *s, const dcpp_defs *defs, const table_type *tt, const char *text,
-		       size_t n, size_t open, const owner *ow, const char *file)
+		       size_t n, size_t open, const owner *ow, const char *file, const char *dir)
 {
 	size_t close = match_brace(text, n, open, '{', '}');
 	if (!close)
 		return;
 	int line = line_at(text, open);
 	dcpp_toks raw = {0}, ex = {0};
-	dcpp_tokenize(text + open + 1, close - open - 2, line, &raw);
+	if (memchr(text + open + 1, '#', close - open - 2)) {
+		kf_strbuf sb = KF_STRBUF_INIT;
+		splice_region(&sb, text + open + 1, close - open - 2, dir, 0);
+		dcpp_tokenize(kf_strbuf_str(&sb), sb.len, line, &raw);
+		kf_strbuf_release(&sb);
+	} else {
+		dcpp_tokenize(text + open + 1, close - open - 2, line, &raw);
+	}
 	dcpp_expand(defs, &raw, 0, raw.n, &ex);
 	emit em = {s, ow, file, line};
 	size_t i = 0;
@@ -1148,28 +1204,79 @@ static void scan_platform_drivers(scan *s, const dcpp_defs *defs, const char *te
 	}
 }
 
+/* A header an ID table file includes: its tables are searched too. */
+typedef struct hdrtext {
+	char *rel;   /* tree-relative path */
+	char *text;  /* comment-stripped text */
+	size_t len;  /* its length */
+} hdrtext;
+
 typedef struct incctx {
 	scan *s;          /* the scan */
 	dcpp_defs *defs;  /* where the header's macros go */
 	char *dir;        /* directory of the including file (absolute) */
 	int depth;        /* nesting */
+	hdrtext *hdrs;    /* headers read, for their tables */
+	size_t nhdrs;     /* how many */
+	size_t ahdrs;     /* capacity */
 } incctx;
 
-static void on_include(const char *name, void *ctx)
+/* <angle> headers worth reading: ID lists (linux/usb/r8152.h,
+ * drm/i915_pciids.h, linux/input/elan-i2c-ids.h), not the common ones. */
+static bool angle_wanted(const char *name)
+{
+	int slashes = 0;
+	for (const char *p = name; *p; p++)
+		slashes += *p == '/';
+	return slashes >= 2 || strstr(name, "ids") || strstr(name, "_id");
+}
+
+static void on_include(const char *name, bool angle, size_t pos, void *ctx)
 {
 	incctx *ic = ctx;
 	if (ic->depth >= 2 || strstr(name, ".."))
 		return;
-	char *path = kf_xasprintf("%s/%s", ic->dir, name);
+	if (angle && !angle_wanted(name))
+		return;
+	char *path;
+	if (angle) {
+		path = kf_xasprintf("%s/include/%s", ic->s->tree, name);
+		if (!kf_exists(path)) {
+			free(path);
+			path = kf_xasprintf("%s/arch/%s/include/%s", ic->s->tree, ic->s->arch, name);
+		}
+	} else {
+		path = kf_xasprintf("%s/%s", ic->dir, name);
+	}
+	for (size_t i = 0; i < ic->nhdrs; i++)
+		if (!strcmp(ic->hdrs[i].rel, path + strlen(ic->s->tree) + 1)) {
+			free(path);
+			return; /* include guards */
+		}
 	kf_strbuf sb = KF_STRBUF_INIT;
 	kf_diags ignore = KF_DIAGS_INIT;
-	if (kf_exists(path) && kf_read_file(path, &sb, &ignore) == 0 && sb.buf) {
+	if (kf_exists(path) && !kf_is_dir(path) && kf_read_file(path, &sb, &ignore) == 0 && sb.buf) {
 		dcpp_strip_comments(sb.buf, sb.len);
 		incctx sub = *ic;
 		sub.depth++;
 		char *sl = strrchr(path, '/');
 		sub.dir = kf_xstrndup(path, (size_t)(sl - path));
-		dcpp_collect(ic->defs, sb.buf, sb.len, on_include, &sub);
+		size_t old = dcpp_defs_set_pos_base(ic->defs, pos);
+		KF_GROW(ic->hdrs, ic->nhdrs + 1, ic->ahdrs);
+		size_t len = sb.len;
+		ic->hdrs[ic->nhdrs].rel = kf_xstrdup(path + strlen(ic->s->tree) + 1);
+		ic->hdrs[ic->nhdrs].text = kf_strbuf_detach(&sb);
+		ic->hdrs[ic->nhdrs].len = len;
+		ic->nhdrs++;
+		const char *text = ic->hdrs[ic->nhdrs - 1].text;
+		sub.hdrs = ic->hdrs;
+		sub.nhdrs = ic->nhdrs;
+		sub.ahdrs = ic->ahdrs;
+		dcpp_collect(ic->defs, text, len, on_include, &sub);
+		ic->hdrs = sub.hdrs;
+		ic->nhdrs = sub.nhdrs;
+		ic->ahdrs = sub.ahdrs;
+		dcpp_defs_set_pos_base(ic->defs, old);
 		free(sub.dir);
 	}
 	kf_strbuf_release(&sb);
@@ -1198,38 +1305,12 @@ static bool devtable_named(const char *text, const char *name)
 	return false;
 }
 
-static void scan_cfile(scan *s, const char *rel)
+/* The exported ID tables in text (a .c file or a header it includes;
+ * devtext is the .c file, where MODULE_DEVICE_TABLE is). */
+static bool scan_tables_in(scan *s, dcpp_defs *defs, const char *text, size_t n,
+			   const char *devtext, const owner *ow, const char *file,
+			   const char *dir, bool limit)
 {
-	char *abs = kf_xasprintf("%s/%s", s->tree, rel);
-	kf_strbuf sb = KF_STRBUF_INIT;
-	kf_diags ignore = KF_DIAGS_INIT;
-	if (kf_read_file(abs, &sb, &ignore) < 0 || !sb.buf)
-		goto out;
-	if (!strstr(sb.buf, "_device_id") && !strstr(sb.buf, "MODULE_ALIAS") &&
-	    !strstr(sb.buf, "MODULE_FIRMWARE") && !strstr(sb.buf, "x86_cpu_id") &&
-	    !strstr(sb.buf, "struct platform_driver"))
-		goto out;
-	char *text = sb.buf;
-	size_t n = sb.len;
-	dcpp_strip_comments(text, n);
-	owner ow;
-	find_owner(s, rel, &ow);
-	kf_modinfo *mi = kf_aliasdb_module_get(s->db, ow.module);
-	if (!mi->object) {
-		mi->object = kf_arena_strdup(s->db->arena, ow.object);
-		mi->symbol = ow.symbol ? kf_arena_strdup(s->db->arena, ow.symbol) : NULL;
-		mi->makefile = ow.makefile ? kf_arena_strdup(s->db->arena, ow.makefile) : NULL;
-		mi->line = ow.line;
-	}
-	dcpp_defs *defs = dcpp_defs_new(s->global);
-	char *km = kf_xasprintf("#define KBUILD_MODNAME \"%s\"\n", ow.module);
-	dcpp_collect(defs, km, strlen(km), NULL, NULL);
-	free(km);
-	incctx ic = {s, defs, NULL, 0};
-	char *sl = strrchr(abs, '/');
-	ic.dir = kf_xstrndup(abs, (size_t)(sl - abs));
-	dcpp_collect(defs, text, n, on_include, &ic);
-	free(ic.dir);
 	bool any = false;
 	for (size_t k = 0; k < sizeof(table_types) / sizeof(table_types[0]); k++) {
 		const table_type *tt = &table_types[k];
@@ -1262,15 +1343,63 @@ static void scan_cfile(scan *s, const char *rel)
 			while (nb > text + i && (isalnum((unsigned char)nb[-1]) || nb[-1] == '_'))
 				nb--;
 			char *tname = kf_xstrndup(nb, (size_t)(ne - nb));
-			bool exported = devtable_named(text, tname);
+			bool exported = devtable_named(devtext, tname);
 			free(tname);
 			if (!exported)
 				continue;
-			scan_table(s, defs, tt, text, n, q, &ow, rel);
+			dcpp_defs_set_limit(defs, limit ? q : SIZE_MAX);
+			scan_table(s, defs, tt, text, n, q, ow, file, dir);
+			dcpp_defs_set_limit(defs, SIZE_MAX);
 			any = true;
 		}
 		free(w);
 	}
+	return any;
+}
+
+static void scan_cfile(scan *s, const char *rel)
+{
+	char *abs = kf_xasprintf("%s/%s", s->tree, rel);
+	kf_strbuf sb = KF_STRBUF_INIT;
+	kf_diags ignore = KF_DIAGS_INIT;
+	if (kf_read_file(abs, &sb, &ignore) < 0 || !sb.buf)
+		goto out;
+	if (!strstr(sb.buf, "_device_id") && !strstr(sb.buf, "MODULE_ALIAS") &&
+	    !strstr(sb.buf, "MODULE_FIRMWARE") && !strstr(sb.buf, "x86_cpu_id") &&
+	    !strstr(sb.buf, "struct platform_driver"))
+		goto out;
+	char *text = sb.buf;
+	size_t n = sb.len;
+	dcpp_strip_comments(text, n);
+	owner ow;
+	find_owner(s, rel, &ow);
+	kf_modinfo *mi = kf_aliasdb_module_get(s->db, ow.module);
+	if (!mi->object) {
+		mi->object = kf_arena_strdup(s->db->arena, ow.object);
+		mi->symbol = ow.symbol ? kf_arena_strdup(s->db->arena, ow.symbol) : NULL;
+		mi->makefile = ow.makefile ? kf_arena_strdup(s->db->arena, ow.makefile) : NULL;
+		mi->line = ow.line;
+	}
+	dcpp_defs *defs = dcpp_defs_new(s->global);
+	char *km = kf_xasprintf("#define KBUILD_MODNAME \"%s\"\n", ow.module);
+	dcpp_collect(defs, km, strlen(km), NULL, NULL);
+	free(km);
+	incctx ic = {s, defs, NULL, 0, NULL, 0, 0};
+	char *sl = strrchr(abs, '/');
+	ic.dir = kf_xstrndup(abs, (size_t)(sl - abs));
+	dcpp_collect(defs, text, n, on_include, &ic);
+	bool any = scan_tables_in(s, defs, text, n, text, &ow, rel, ic.dir, true);
+	for (size_t h = 0; h < ic.nhdrs; h++) {
+		char *hd = kf_xasprintf("%s/%s", s->tree, ic.hdrs[h].rel);
+		*strrchr(hd, '/') = 0;
+		any |= scan_tables_in(s, defs, ic.hdrs[h].text, ic.hdrs[h].len, text, &ow,
+				      ic.hdrs[h].rel, hd, false);
+		free(hd);
+		free(ic.hdrs[h].rel);
+		free(ic.hdrs[h].text);
+	}
+	free(ic.hdrs);
+	free(ic.dir);
 	scan_calls(s, defs, text, n, &ow, rel, mi);
 	scan_platform_drivers(s, defs, text, n, &ow, rel);
 	if (any)
@@ -1378,7 +1507,7 @@ static void scan_release(scan *s)
 }
 
 /* Bumped whenever the scanner's output changes, so old caches are redone. */
-#define SCANNER_VERSION 2
+#define SCANNER_VERSION 3
 
 int kf_aliasdb_scan_tree(kf_aliasdb *db, const char *tree, const char *arch, bool use_cache,
 			 kf_detect_progress_fn *progress, void *ctx, kf_diags *d)
