@@ -267,16 +267,16 @@ static void set_str(rs *R, kc_sym *s, const char *val)
 
 /* ---------------- failure reasons ---------------- */
 
+/* "A=y needs B needs C off": the goals being pursued, outermost first. */
 static void path_text(rs *R, kf_strbuf *sb)
 {
 	for (int i = 0; i < R->depth; i++) {
 		if (i)
 			kf_strbuf_addstr(sb, " needs ");
 		kf_strbuf_addstr(sb, symname(R->stack[i]));
-		if (i == 0 && R->cur && R->cur->nalts) {
-			/* the requirement's own want */
-			kf_strbuf_addstr(sb, R->stack_on[i] ? "" : "=n");
-		} else if (!R->stack_on[i])
+		if (i == 0)
+			kf_strbuf_addstr(sb, R->stack_on[i] ? "=y" : "=n");
+		else if (!R->stack_on[i])
 			kf_strbuf_addstr(sb, " off");
 	}
 }
@@ -292,7 +292,7 @@ static bool fail_msg(rs *R, bool is_pin, const char *fmt, ...)
 	va_list ap;
 	va_start(ap, fmt);
 	if (R->fail.len)
-		kf_strbuf_addstr(&R->fail, ", ");
+		kf_strbuf_addstr(&R->fail, is_pin ? ", " : ": ");
 	kf_strbuf_vaddf(&R->fail, fmt, ap);
 	va_end(ap);
 	R->fail_pin = is_pin;
@@ -315,10 +315,19 @@ static bool pin_blocks(rs *R, kc_sym *s, bool on)
 	bool wants_off = p->alt->want == PROF_WANT_OFF;
 	if (wants_off == on) {
 		const prof_req *q = p->req;
+		/* name the blocked symbol as the last step of the path */
+		bool pushed = R->depth < MAX_DEPTH;
+		if (pushed) {
+			R->stack[R->depth] = s;
+			R->stack_on[R->depth] = on;
+			R->depth++;
+		}
 		fail_msg(R, true, "which %s:%d requires %s (%s: %s)",
 			 q->loc.file ? q->loc.file : "?", q->loc.line,
 			 wants_off ? "off" : "on", q->profile ? q->profile : "",
 			 q->reason ? q->reason : "");
+		if (pushed)
+			R->depth--;
 		return true;
 	}
 	return false;
