@@ -796,6 +796,8 @@ static const char *describe(dctx *c, const char *m)
 		return kf_arena_printf(c->a, "platform %s", m + 9);
 	if (!strncmp(m, "cpu:", 4))
 		return "CPU features";
+	if (!strncmp(m, "input:", 6))
+		return kf_arena_printf(c->a, "input %.*s", (int)strcspn(m + 6, "-"), m + 6);
 	if (!strncmp(m, "of:", 3)) {
 		const char *cc = strstr(m, "C");
 		return kf_arena_printf(c->a, "OF %s", cc ? cc + 1 : m + 3);
@@ -953,29 +955,41 @@ static void match_devices(dctx *c, const rootdevs *rd)
 			if (dup)
 				continue;
 			const kf_modinfo *mi = kf_aliasdb_module(db, al->module);
+			/* a source alias knows its object's symbol; modules.alias
+			   names a module, whose symbol the tree's Makefiles give */
+			const char *sym = al->origin == KF_ALIAS_SOURCE || al->origin == KF_ALIAS_DRVNAME
+						  ? al->symbol
+						  : mi ? mi->symbol : NULL;
+			const char *mk = al->origin == KF_ALIAS_SOURCE || al->origin == KF_ALIAS_DRVNAME
+						 ? al->makefile
+						 : mi ? mi->makefile : NULL;
+			int mkline = al->origin == KF_ALIAS_SOURCE || al->origin == KF_ALIAS_DRVNAME
+					     ? al->mkline
+					     : mi ? mi->line : 0;
 			mods[nm] = al->module;
-			syms[nm] = mi ? mi->symbol : NULL;
+			syms[nm] = sym;
 			nm++;
-			if (!mi || !mi->symbol)
+			if (!sym)
 				continue;
 			const char *via = bound_alias != (size_t)-1 ? " (the driver bound to it)"
 					  : al->origin == KF_ALIAS_MODULES ? " (modules.alias)"
 					  : al->origin == KF_ALIAS_BUILTIN ? " (modules.builtin.modinfo)"
 					  : "";
 			char *reason = kf_arena_printf(c->a, "%s → %s → CONFIG_%s (%s:%d)%s", dv->desc,
-						       al->module, mi->symbol,
-						       mi->makefile ? mi->makefile : "?", mi->line, via);
-			kf_hwreq *h = hw_add(c, mi->symbol, KF_HW_ENABLED,
+						       al->module, sym, mk ? mk : "?", mkline, via);
+			kf_hwreq *h = hw_add(c, sym, KF_HW_ENABLED,
 					     cpu ? KF_HW_RECOMMEND : KF_HW_REQUIRE, dv->boot, reason);
 			if (!h->device) {
 				h->device = dv->path;
-				h->module = mi->name;
-				h->makefile = mi->makefile;
-				h->line = mi->line;
-				h->firmware = (const char **)mi->firmware;
-				h->nfirmware = mi->nfirmware;
+				h->module = al->module;
+				h->makefile = mk;
+				h->line = mkline;
+				if (mi) {
+					h->firmware = (const char **)mi->firmware;
+					h->nfirmware = mi->nfirmware;
+				}
 			}
-			if (al->part_symbol && strcmp(al->part_symbol, mi->symbol)) {
+			if (al->part_symbol && strcmp(al->part_symbol, sym)) {
 				char *r2 = kf_arena_printf(c->a, "%s → %s (the part of %s with its ID table) → CONFIG_%s",
 							   dv->desc, al->file ? al->file : "?",
 							   al->module, al->part_symbol);
@@ -984,7 +998,7 @@ static void match_devices(dctx *c, const rootdevs *rd)
 						      dv->boot, r2);
 				if (!h2->device) {
 					h2->device = dv->path;
-					h2->module = mi->name;
+					h2->module = al->module;
 				}
 			}
 		}

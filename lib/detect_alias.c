@@ -98,9 +98,9 @@ void kf_modinfo_add_firmware(kf_aliasdb *db, kf_modinfo *m, const char *fw)
 	m->firmware[m->nfirmware++] = kf_arena_strdup(db->arena, fw);
 }
 
-void kf_aliasdb_add(kf_aliasdb *db, const char *pattern, const char *module,
-		    const char *part_symbol, const char *file, int line,
-		    kf_alias_origin origin)
+kf_alias *kf_aliasdb_add(kf_aliasdb *db, const char *pattern, const char *module,
+			 const char *part_symbol, const char *file, int line,
+			 kf_alias_origin origin)
 {
 	KF_GROW(db->aliases, db->naliases + 1, db->aalloc);
 	kf_alias *a = &db->aliases[db->naliases++];
@@ -111,6 +111,10 @@ void kf_aliasdb_add(kf_aliasdb *db, const char *pattern, const char *module,
 	a->file = file ? kf_arena_strdup(db->arena, file) : NULL;
 	a->line = line;
 	a->origin = origin;
+	a->symbol = NULL;
+	a->makefile = NULL;
+	a->mkline = 0;
+	return a;
 }
 
 int kf_aliasdb_add_modules_alias(kf_aliasdb *db, const char *path, kf_diags *d)
@@ -187,7 +191,7 @@ size_t kf_aliasdb_match(const kf_aliasdb *db, const char *modalias, size_t *out,
 
 /* ---- cache ---- */
 
-#define CACHE_MAGIC "# kfit detect alias cache v1\n"
+#define CACHE_MAGIC "# kfit detect alias cache v2\n"
 
 int kf_aliasdb_save(const kf_aliasdb *db, const char *path, kf_diags *d)
 {
@@ -207,9 +211,11 @@ int kf_aliasdb_save(const kf_aliasdb *db, const char *path, kf_diags *d)
 		const kf_alias *a = &db->aliases[i];
 		if (a->origin != KF_ALIAS_SOURCE && a->origin != KF_ALIAS_DRVNAME)
 			continue;
-		kf_strbuf_addf(&sb, "A\t%s\t%s\t%s\t%s\t%d\t%d\n", a->pattern, a->module,
-			       a->part_symbol ? a->part_symbol : "-", a->file ? a->file : "-",
-			       a->line, (int)a->origin);
+		kf_strbuf_addf(&sb, "A\t%s\t%s\t%s\t%s\t%d\t%d\t%s\t%s\t%d\n", a->pattern,
+			       a->module, a->part_symbol ? a->part_symbol : "-",
+			       a->file ? a->file : "-", a->line, (int)a->origin,
+			       a->symbol ? a->symbol : "-", a->makefile ? a->makefile : "-",
+			       a->mkline);
 	}
 	int rc = kf_write_file_atomic(path, sb.buf, sb.len, false, d);
 	kf_strbuf_release(&sb);
@@ -251,8 +257,8 @@ int kf_aliasdb_load(kf_aliasdb *db, const char *path, kf_diags *d)
 		char *e = strchr(s, '\n');
 		if (e)
 			*e = 0;
-		char *f[8];
-		int n = split_tabs(s, f, 8);
+		char *f[10];
+		int n = split_tabs(s, f, 10);
 		if (f[0][0] == 'T' && n >= 5) {
 			db->tree = dash_null(db, f[1]);
 			db->kernelversion = dash_null(db, f[2]);
@@ -274,10 +280,13 @@ int kf_aliasdb_load(kf_aliasdb *db, const char *path, kf_diags *d)
 					break;
 				fw = sep + 1;
 			}
-		} else if (f[0][0] == 'A' && n >= 7) {
-			kf_aliasdb_add(db, f[1], f[2], strcmp(f[3], "-") ? f[3] : NULL,
-				       strcmp(f[4], "-") ? f[4] : NULL, atoi(f[5]),
-				       (kf_alias_origin)atoi(f[6]));
+		} else if (f[0][0] == 'A' && n >= 10) {
+			kf_alias *a = kf_aliasdb_add(db, f[1], f[2], strcmp(f[3], "-") ? f[3] : NULL,
+						     strcmp(f[4], "-") ? f[4] : NULL, atoi(f[5]),
+						     (kf_alias_origin)atoi(f[6]));
+			a->symbol = dash_null(db, f[7]);
+			a->makefile = dash_null(db, f[8]);
+			a->mkline = atoi(f[9]);
 		}
 		if (!e)
 			break;

@@ -66,9 +66,9 @@ bool dcpp_eval_int(const dcpp_toks *t, size_t from, size_t to, long long *v);
 char *dcpp_eval_str(const dcpp_toks *t, size_t from, size_t to);
 
 /* alias database helpers (detect_alias.c) */
-void kf_aliasdb_add(kf_aliasdb *db, const char *pattern, const char *module,
-		    const char *part_symbol, const char *file, int line,
-		    kf_alias_origin origin);
+kf_alias *kf_aliasdb_add(kf_aliasdb *db, const char *pattern, const char *module,
+			 const char *part_symbol, const char *file, int line,
+			 kf_alias_origin origin);
 /* The module entry for name, created when missing. */
 kf_modinfo *kf_aliasdb_module_get(kf_aliasdb *db, const char *name);
 void kf_modinfo_add_firmware(kf_aliasdb *db, kf_modinfo *m, const char *fw);

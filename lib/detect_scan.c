@@ -617,10 +617,19 @@ typedef struct emit {
 	int line;         /* line of the element */
 } emit;
 
+/* Add a source alias with the symbol of the file's own object. */
+static void add_owned(scan *s, const owner *ow, const char *pattern, const char *file, int line,
+		      kf_alias_origin origin)
+{
+	kf_alias *a = kf_aliasdb_add(s->db, pattern, ow->module, ow->part_sym, file, line, origin);
+	a->symbol = ow->symbol ? kf_arena_strdup(s->db->arena, ow->symbol) : NULL;
+	a->makefile = ow->makefile ? kf_arena_strdup(s->db->arena, ow->makefile) : NULL;
+	a->mkline = ow->line;
+}
+
 static void add_alias(emit *em, const char *alias)
 {
-	kf_aliasdb_add(em->s->db, alias, em->ow->module, em->ow->part_sym, em->file, em->line,
-		       KF_ALIAS_SOURCE);
+	add_owned(em->s, em->ow, alias, em->file, em->line, KF_ALIAS_SOURCE);
 }
 
 /* ADD() of file2alias.c: "sep" then the value in width hex digits, or "*". */
@@ -1143,8 +1152,7 @@ static void scan_calls(scan *s, const dcpp_defs *defs, const char *text, size_t 
 			char *str = dcpp_eval_str(&ex, a, z);
 			if (str && *str) {
 				if (isal)
-					kf_aliasdb_add(s->db, str, ow->module, ow->part_sym, file, line,
-						       KF_ALIAS_SOURCE);
+					add_owned(s, ow, str, file, line, KF_ALIAS_SOURCE);
 				else
 					kf_modinfo_add_firmware(s->db, mi, str);
 			}
@@ -1192,8 +1200,7 @@ static void scan_platform_drivers(scan *s, const dcpp_defs *defs, const char *te
 			char *name = dcpp_eval_str(&ex, k + 3, z);
 			if (name && *name) {
 				char *a = kf_xasprintf("platform:%s", name);
-				kf_aliasdb_add(s->db, a, ow->module, ow->part_sym, file, ex.v[k].line,
-					       KF_ALIAS_DRVNAME);
+				add_owned(s, ow, a, file, ex.v[k].line, KF_ALIAS_DRVNAME);
 				free(a);
 			}
 			free(name);
@@ -1456,6 +1463,15 @@ static void load_global(scan *s)
 		"include/linux/major.h",
 		"include/linux/nd.h",
 		"include/sound/hdaudio.h",
+		"include/acpi/acpi_drivers.h",
+		"include/acpi/processor.h",
+		"include/scsi/scsi_proto.h",
+		"include/scsi/scsi_device.h",
+		"include/linux/i2c.h",
+		"include/linux/spi/spi.h",
+		"include/linux/mdio.h",
+		"include/linux/phy.h",
+		"include/linux/input.h",
 		"arch/x86/include/asm/processor.h",
 		"arch/x86/include/asm/cpufeatures.h",
 		"arch/x86/include/asm/intel-family.h",
@@ -1507,7 +1523,7 @@ static void scan_release(scan *s)
 }
 
 /* Bumped whenever the scanner's output changes, so old caches are redone. */
-#define SCANNER_VERSION 3
+#define SCANNER_VERSION 5
 
 int kf_aliasdb_scan_tree(kf_aliasdb *db, const char *tree, const char *arch, bool use_cache,
 			 kf_detect_progress_fn *progress, void *ctx, kf_diags *d)

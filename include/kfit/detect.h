@@ -53,6 +53,11 @@ typedef struct kf_alias {
 				    or the modules.alias path */
 	int line;                /* line of the table or alias, 0: unknown */
 	kf_alias_origin origin;  /* where it came from */
+	const char *symbol;      /* source aliases: the symbol that builds the
+				    file's object (module names of built-in
+				    objects are not unique), or NULL */
+	const char *makefile;    /* where that symbol is named, or NULL */
+	int mkline;              /* its line */
 } kf_alias;
 
 /* What the tree's Makefiles say about one module. */
