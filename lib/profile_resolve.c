@@ -30,7 +30,14 @@ typedef struct rctx {
 	kf_arena *arena;   /* the set's arena */
 	kf_diags *d;       /* errors */
 	int nerr;          /* errors added */
+	size_t visits;     /* profiles collected so far (bounded) */
 } rctx;
+
+/* Bounds on includes, so that a hostile database cannot recurse without
+ * end or make the (path-copying) collection explode: real chains are ten
+ * profiles deep and collect a few hundred. */
+#define PROF_MAX_DEPTH 256
+#define PROF_MAX_VISITS 100000
 
 const char *prof_kind_name(prof_kind k)
 {
@@ -310,6 +317,22 @@ static int collect_ref(rctx *c, const char *name, prof_loc via, const char **cha
 			c->nerr++;
 			return -1;
 		}
+	if (nchain >= PROF_MAX_DEPTH) {
+		kf_diag_add(c->d, KF_ERROR, via.file, via.line, via.col,
+			    "include chain deeper than %d profiles at '%s'",
+			    PROF_MAX_DEPTH, name);
+		c->nerr++;
+		return -1;
+	}
+	if (++c->visits > PROF_MAX_VISITS) {
+		if (c->visits == PROF_MAX_VISITS + 1) {
+			kf_diag_add(c->d, KF_ERROR, via.file, via.line, via.col,
+				    "includes expand to more than %d profiles (%s and what it includes)",
+				    PROF_MAX_VISITS, nchain ? chain[0] : name);
+			c->nerr++;
+		}
+		return -1;
+	}
 	rlist tmp = {NULL, 0, 0};
 	int rc = collect(c, name, via, chain, nchain, &tmp);
 	for (size_t i = 0; i < tmp.n; i++)
@@ -459,7 +482,7 @@ prof_set *prof_resolve(prof_db *db, const char *const *names, size_t n, kf_diags
 	prof_set *s = kf_xcalloc(1, sizeof(*s));
 	s->arena = kf_arena_new();
 	s->initramfs = PROF_INITRAMFS_UNKNOWN;
-	rctx c = {db, s->arena, d, 0};
+	rctx c = {db, s->arena, d, 0, 0};
 	rlist all = {NULL, 0, 0};
 	s->names = kf_arena_alloc(s->arena, (n ? n : 1) * sizeof(*s->names));
 	for (size_t i = 0; i < n; i++) {

@@ -106,7 +106,20 @@ prof_db *profcli_load(profcli_opts *o)
 		prof_db_free(db);
 		return NULL;
 	}
-	prof_db_add_dir(db, dir, &d);
+	/* name files relative to the current directory when they are below it,
+	 * so messages read "profiles/init/systemd.kfit:12:1" */
+	char *real = realpath(dir, NULL);
+	char cwd[PATH_MAX];
+	const char *shown = real ? real : dir;
+	if (real && getcwd(cwd, sizeof(cwd))) {
+		size_t cl = strlen(cwd);
+		if (!strncmp(real, cwd, cl) && real[cl] == '/')
+			shown = real + cl + 1;
+		else if (!strcmp(real, cwd))
+			shown = ".";
+	}
+	prof_db_add_dir(db, shown, &d);
+	free(real);
 	free(dir);
 	for (size_t i = 0; i < o->nlocals; i++)
 		prof_db_add_file(db, o->locals[i], &d);
