@@ -157,6 +157,7 @@ struct dcpp_defs {
 	size_t hsize;    /* slots */
 	const dcpp_defs *parent; /* looked up when a name is not here */
 	size_t limit;    /* only definitions before this offset count */
+	size_t undef_limit; /* only #undefs before this offset count */
 	size_t pos_base; /* SIZE_MAX: record own offsets; else this one */
 };
 
@@ -165,13 +166,15 @@ dcpp_defs *dcpp_defs_new(const dcpp_defs *parent)
 	dcpp_defs *d = kf_xcalloc(1, sizeof(*d));
 	d->parent = parent;
 	d->limit = SIZE_MAX;
+	d->undef_limit = SIZE_MAX;
 	d->pos_base = SIZE_MAX;
 	return d;
 }
 
-void dcpp_defs_set_limit(dcpp_defs *d, size_t limit)
+void dcpp_defs_set_limit(dcpp_defs *d, size_t limit, size_t undef_limit)
 {
 	d->limit = limit;
+	d->undef_limit = undef_limit;
 }
 
 size_t dcpp_defs_set_pos_base(dcpp_defs *d, size_t pos)
@@ -226,7 +229,9 @@ static const dcpp_macro *defs_lookup(const dcpp_defs *d, const char *name)
 		if (!d->hash[h])
 			continue;
 		const dcpp_macro *m = &d->v[d->hash[h] - 1];
-		while (m && m->pos >= d->limit)
+		/* definitions up to limit count; #undefs only before undef_limit
+		   (a table whose body defines, uses and undefines macros) */
+		while (m && (m->pos >= d->limit || (m->nparams == -2 && m->pos >= d->undef_limit)))
 			m = m->prev;
 		if (m)
 			return m->nparams == -2 ? NULL : m;

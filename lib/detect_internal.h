@@ -52,8 +52,9 @@ void dcpp_defs_free(dcpp_defs *d);
 void dcpp_collect(dcpp_defs *d, const char *s, size_t n,
 		  void (*inc)(const char *name, bool angle, size_t pos, void *ctx),
 		  void *ctx);
-/* Lookups in d see only definitions at offsets below limit (SIZE_MAX: all). */
-void dcpp_defs_set_limit(dcpp_defs *d, size_t limit);
+/* Lookups in d see only definitions at offsets below limit and #undefs
+ * below undef_limit (SIZE_MAX: all). */
+void dcpp_defs_set_limit(dcpp_defs *d, size_t limit, size_t undef_limit);
 /* Definitions added from now on count as written at pos (an #include's
  * place); SIZE_MAX: their own offsets. Returns the previous value. */
 size_t dcpp_defs_set_pos_base(dcpp_defs *d, size_t pos);

@@ -420,6 +420,39 @@ static char *modname_of(const char *objpath)
 	return m;
 }
 
+static void find_owner(scan *s, const char *cfile, owner *ow);
+
+/* The sibling .c file that has #include "BASENAME.c" for cfile, or NULL. */
+static char *find_includer(scan *s, const char *cfile)
+{
+	const char *b = strrchr(cfile, '/');
+	size_t dl = b ? (size_t)(b - cfile + 1) : 0;
+	char *needle = kf_xasprintf("\"%s\"", b ? b + 1 : cfile);
+	char *res = NULL;
+	for (size_t i = 0; i < s->ncfiles && !res; i++) {
+		const char *o = s->cfiles[i];
+		if (strncmp(o, cfile, dl) || strchr(o + dl, '/') || !strcmp(o, cfile))
+			continue;
+		char *ob = kf_xstrdup(o);
+		ob[strlen(ob) - 1] = 'o';
+		size_t v;
+		bool known = smap_get(&s->objmap, ob, &v);
+		free(ob);
+		if (!known)
+			continue;
+		char *abs = kf_xasprintf("%s/%s", s->tree, o);
+		kf_strbuf sb = KF_STRBUF_INIT;
+		kf_diags ignore = KF_DIAGS_INIT;
+		if (kf_read_file(abs, &sb, &ignore) == 0 && sb.buf && strstr(sb.buf, needle))
+			res = kf_xstrdup(o);
+		kf_strbuf_release(&sb);
+		kf_diags_release(&ignore);
+		free(abs);
+	}
+	free(needle);
+	return res;
+}
+
 static void find_owner(scan *s, const char *cfile, owner *ow)
 {
 	memset(ow, 0, sizeof(*ow));
@@ -438,6 +471,18 @@ static void find_owner(scan *s, const char *cfile, owner *ow)
 			break;
 		}
 		e = &s->objs[c];
+	}
+	if (!e) {
+		/* a .c file #included by a sibling (uhci-pci.c in uhci-hcd.c):
+		   it belongs to the includer's object */
+		char *inc = find_includer(s, cfile);
+		if (inc) {
+			owner_release(ow);
+			find_owner(s, inc, ow);
+			free(inc);
+			free(objp);
+			return;
+		}
 	}
 	const char *path = e ? e->path : objp;
 	ow->module = modname_of(path);
@@ -1241,7 +1286,7 @@ static bool angle_wanted(const char *name)
 static void on_include(const char *name, bool angle, size_t pos, void *ctx)
 {
 	incctx *ic = ctx;
-	if (ic->depth >= 2 || strstr(name, ".."))
+	if (ic->depth >= 4 || strstr(name, ".."))
 		return;
 	if (angle && !angle_wanted(name))
 		return;
@@ -1354,9 +1399,16 @@ static bool scan_tables_in(scan *s, dcpp_defs *defs, const char *text, size_t n,
 			free(tname);
 			if (!exported)
 				continue;
-			dcpp_defs_set_limit(defs, limit ? q : SIZE_MAX);
+			size_t close = match_brace(text, n, q, '{', '}');
+			bool pp = close && memchr(text + q, '#', close - q);
+			if (!limit)
+				dcpp_defs_set_limit(defs, SIZE_MAX, SIZE_MAX);
+			else if (pp)
+				dcpp_defs_set_limit(defs, close, q);
+			else
+				dcpp_defs_set_limit(defs, q, q);
 			scan_table(s, defs, tt, text, n, q, ow, file, dir);
-			dcpp_defs_set_limit(defs, SIZE_MAX);
+			dcpp_defs_set_limit(defs, SIZE_MAX, SIZE_MAX);
 			any = true;
 		}
 		free(w);
@@ -1523,7 +1575,7 @@ static void scan_release(scan *s)
 }
 
 /* Bumped whenever the scanner's output changes, so old caches are redone. */
-#define SCANNER_VERSION 5
+#define SCANNER_VERSION 7
 
 int kf_aliasdb_scan_tree(kf_aliasdb *db, const char *tree, const char *arch, bool use_cache,
 			 kf_detect_progress_fn *progress, void *ctx, kf_diags *d)

@@ -98,4 +98,4 @@ for p in dockerd podman lxc-start lxd incus flatpak snapd snap wg wg-quick mount
 		fi
 	done
 done
-echo "snapshot of $(hostname) ($rel) in $out" >&2
+echo "snapshot of ${src:-$(hostname)} ($rel) in $out" >&2
