@@ -71,7 +71,7 @@ size_t prof_check(const prof_db *db, prof_set *s, const kf_dotconfig *cfg,
 			if (!v)
 				kf_strbuf_addstr(&found, "absent");
 			else if (kf_dotconfig_is_string(cfg, name))
-				kf_strbuf_addf(&found, "\"%s\"", v);
+				kf_strbuf_addstr(&found, prof_quote(s->arena, v));
 			else
 				kf_strbuf_addstr(&found, v);
 		}

@@ -531,6 +531,27 @@ void prof_set_free(prof_set *s)
 
 /* ---- text helpers ---- */
 
+/* "text" with " and \ escaped, as the language and .config write strings. */
+static const char *quoted(kf_arena *a, const char *v)
+{
+	kf_strbuf sb = KF_STRBUF_INIT;
+	kf_strbuf_addch(&sb, '"');
+	for (const char *p = v; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			kf_strbuf_addch(&sb, '\\');
+		kf_strbuf_addch(&sb, *p);
+	}
+	kf_strbuf_addch(&sb, '"');
+	const char *out = kf_arena_strdup(a, kf_strbuf_str(&sb));
+	kf_strbuf_release(&sb);
+	return out;
+}
+
+const char *prof_quote(kf_arena *a, const char *v)
+{
+	return quoted(a, v);
+}
+
 const char *prof_alt_wanted(kf_arena *a, const prof_alt *alt, bool boot, int initramfs)
 {
 	switch (alt->want) {
@@ -543,7 +564,7 @@ const char *prof_alt_wanted(kf_arena *a, const prof_alt *alt, bool boot, int ini
 	case PROF_WANT_OFF:
 		return "n";
 	case PROF_WANT_STRING:
-		return kf_arena_printf(a, "\"%s\"", alt->value);
+		return quoted(a, alt->value);
 	case PROF_WANT_NUMBER:
 		return alt->value;
 	}
@@ -568,7 +589,7 @@ const char *prof_req_expr(kf_arena *a, const prof_req *r)
 			kf_strbuf_addstr(&sb, "=n");
 			break;
 		case PROF_WANT_STRING:
-			kf_strbuf_addf(&sb, "=\"%s\"", al->value);
+			kf_strbuf_addf(&sb, "=%s", quoted(a, al->value));
 			break;
 		case PROF_WANT_NUMBER:
 			kf_strbuf_addf(&sb, "=%s", al->value);

@@ -266,6 +266,8 @@ const char *prof_alt_wanted(kf_arena *a, const prof_alt *alt, bool boot,
 			    int initramfs);
 /* "DEVTMPFS", "EFIVAR_FS || EFI_VARS", "SYSFS_DEPRECATED=n". */
 const char *prof_req_expr(kf_arena *a, const prof_req *r);
+/* v in double quotes with " and \ escaped: "say \"hi\"". */
+const char *prof_quote(kf_arena *a, const char *v);
 /* "kernel>=5.12.0 arch=x86_64 if BTRFS_FS", "" when unconditional. */
 const char *prof_cond_text(kf_arena *a, const prof_cond *c);
 
