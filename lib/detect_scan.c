@@ -1524,6 +1524,12 @@ static void load_global(scan *s)
 		"include/linux/mdio.h",
 		"include/linux/phy.h",
 		"include/linux/input.h",
+		"include/uapi/linux/const.h",
+		"include/vdso/const.h",
+		"include/linux/const.h",
+		"include/uapi/linux/bits.h",
+		"include/vdso/bits.h",
+		"include/linux/bits.h",
 		"arch/x86/include/asm/processor.h",
 		"arch/x86/include/asm/cpufeatures.h",
 		"arch/x86/include/asm/intel-family.h",
@@ -1545,7 +1551,12 @@ static void load_global(scan *s)
 	}
 	/* the calls we look for must stay unexpanded */
 	static const char keep[] = "#define MODULE_ALIAS MODULE_ALIAS\n"
-				   "#define MODULE_FIRMWARE MODULE_FIRMWARE\n";
+				   "#define MODULE_FIRMWARE MODULE_FIRMWARE\n"
+				   /* compile-time checks that only make sense to gcc */
+				   "#define GENMASK_INPUT_CHECK(h, l) 0\n"
+				   "#define BUILD_BUG_ON_ZERO(e) 0\n"
+				   "#define __BITS_PER_LONG 64\n"
+				   "#define BITS_PER_LONG 64\n";
 	dcpp_collect(s->global, keep, sizeof(keep) - 1, NULL, NULL);
 }
 
@@ -1575,7 +1586,7 @@ static void scan_release(scan *s)
 }
 
 /* Bumped whenever the scanner's output changes, so old caches are redone. */
-#define SCANNER_VERSION 7
+#define SCANNER_VERSION 8
 
 int kf_aliasdb_scan_tree(kf_aliasdb *db, const char *tree, const char *arch, bool use_cache,
 			 kf_detect_progress_fn *progress, void *ctx, kf_diags *d)
