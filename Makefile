@@ -33,7 +33,7 @@ FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-fra
 ALL_CFLAGS = $(CSTD) $(WARN) $(OPT) $(CFLAGS) $(EXTRA_CFLAGS) -MMD -MP
 
 .PHONY: all check check-unit check-cases check-compat check-full asan \
-        clean install bench fuzz valgrind deps e2e
+        clean install bench fuzz valgrind deps e2e e2e-deps e2e-report
 
 all: $(BUILD)/kfit
 
@@ -110,6 +110,18 @@ asan:
 
 deps:
 	scripts/install-deps.sh
+
+# Proof by boot (not part of check): see README, "End-to-end boot test".
+E2E_CACHE ?= $(or $(KFIT_E2E_CACHE),$(or $(XDG_CACHE_HOME),$(HOME)/.cache)/kfit/e2e)
+
+e2e-deps:
+	scripts/install-e2e-deps.sh
+
+e2e: e2e-deps all
+	KFIT_E2E_CACHE=$(E2E_CACHE) e2e/run.sh
+
+e2e-report:
+	e2e/report.sh $(E2E_CACHE) >docs/e2e.md
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin

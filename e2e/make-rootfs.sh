@@ -1,0 +1,84 @@
+#!/bin/sh
+# make-rootfs.sh - build the Debian root filesystem the e2e kernels boot:
+# an ext4 image made with mmdebstrap from this machine's own apt sources
+# (/etc/apt/sources.list and /etc/apt/sources.list.d; no mirror names live
+# in this repository), with systemd, udev, iproute2, systemd-networkd (DHCP
+# on the virtio-net interface), a serial getty on ttyS0 (systemd's getty
+# generator starts it for console=ttyS0), the in-guest test unit
+# (e2e/guest/), and Debian's stock kernel package of the same version as
+# the installed linux-source-6.1, so its vmlinuz and the initramfs made by
+# its own mkinitramfs (initramfs-tools) can be booted for comparison.
+#
+# usage: e2e/make-rootfs.sh SUITE CACHEDIR
+# Writes CACHEDIR/rootfs-SUITE.ext4, CACHEDIR/stock/{vmlinuz,initrd.img}.
+# Cached: rebuilt only when the image is missing or this script or the
+# guest files changed (a stamp holds their checksum).
+set -eu
+
+suite=$1 cache=$2
+here=$(cd "$(dirname "$0")" && pwd)
+img=$cache/rootfs-$suite.ext4
+stamp=$img.stamp
+mkdir -p "$cache/stock"
+
+sum=$(cat "$0" "$here"/guest/* | sha256sum | cut -d' ' -f1)
+if [ -f "$img" ] && [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$sum" ]; then
+	echo "make-rootfs.sh: $img up to date"
+	exit 0
+fi
+
+# The machine's apt sources, as mmdebstrap takes them (a file argument is
+# copied into the chroot's sources).  Only entries of the suite's family.
+srcs=
+for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list \
+	/etc/apt/sources.list.d/*.sources; do
+	[ -f "$f" ] || continue
+	grep -Eq "^[^#]*\b$suite\b" "$f" || continue
+	srcs="$srcs $f"
+done
+if [ -z "$srcs" ]; then
+	echo "make-rootfs.sh: no apt source for '$suite' in /etc/apt" >&2
+	exit 1
+fi
+
+# Debian's stock kernel of the version of the installed linux-source-6.1.
+srcver=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null || true)
+stock=
+if [ -n "$srcver" ]; then
+	stock=$(apt-cache show "linux-image-amd64=$srcver" 2>/dev/null |
+		sed -n 's/^Depends: \(linux-image-[^ ]*\) .*/\1/p' | head -n 1)
+fi
+[ -n "$stock" ] || echo "make-rootfs.sh: no stock linux-image for linux-source-6.1 $srcver; skipping it" >&2
+
+pkgs="systemd,systemd-sysv,udev,dbus,iproute2,kmod,procps,iputils-ping,initramfs-tools"
+[ -z "$stock" ] || pkgs="$pkgs,$stock"
+
+dir=$cache/rootfs-$suite.d
+rm -rf "$dir" "$img.tmp"
+echo "make-rootfs.sh: mmdebstrap $suite ($pkgs) from$srcs"
+# shellcheck disable=SC2086  # the list of source files is split on purpose
+mmdebstrap --variant=minbase --include="$pkgs" \
+	--customize-hook='echo kfit-e2e >"$1/etc/hostname"' \
+	--customize-hook='printf "/dev/vda / ext4 errors=remount-ro 0 1\n" >"$1/etc/fstab"' \
+	--customize-hook='chroot "$1" systemd-machine-id-setup' \
+	--customize-hook='chroot "$1" passwd -d root' \
+	--customize-hook="mkdir -p \"\$1/usr/local/sbin\" \"\$1/etc/systemd/network\" &&
+		cp '$here/guest/kfit-e2e-check' \"\$1/usr/local/sbin/\" &&
+		cp '$here/guest/kfit-e2e.service' \"\$1/etc/systemd/system/\" &&
+		cp '$here/guest/20-wired.network' \"\$1/etc/systemd/network/\" &&
+		chmod 755 \"\$1/usr/local/sbin/kfit-e2e-check\"" \
+	--customize-hook='chroot "$1" systemctl enable kfit-e2e.service systemd-networkd.service' \
+	"$suite" "$dir" $srcs
+
+if [ -n "$stock" ]; then
+	cp "$dir"/boot/vmlinuz-* "$cache/stock/vmlinuz"
+	cp "$dir"/boot/initrd.img-* "$cache/stock/initrd.img"
+	echo "stock_package=$stock" >"$cache/stock/result.env"
+	echo "stock_version=$srcver" >>"$cache/stock/result.env"
+fi
+
+mkfs.ext4 -q -L root -d "$dir" "$img.tmp" 2G
+mv "$img.tmp" "$img"
+rm -rf "$dir"
+echo "$sum" >"$stamp"
+echo "make-rootfs.sh: wrote $img"
