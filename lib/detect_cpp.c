@@ -476,6 +476,21 @@ static void expand_macro(const dcpp_defs *d, const dcpp_macro *m, const dcpp_tok
 				continue;
 			}
 		}
+		/* GNU ", ## __VA_ARGS__": the comma goes when there are no
+		   variadic arguments, and nothing is pasted */
+		if (t->kind == DCPP_PUNCT && !strcmp(t->s, ",") && i + 2 < body.n &&
+		    body.v[i + 1].kind == DCPP_PASTE && body.v[i + 2].kind == DCPP_ID &&
+		    m->nparams > 0 && !strcmp(body.v[i + 2].s, "__VA_ARGS__") &&
+		    !strcmp(m->params[m->nparams - 1], "__VA_ARGS__")) {
+			int vi = m->nparams - 1;
+			if (vi < nargs && vi < MAXARGS && ae[nargs - 1 < MAXARGS ? nargs - 1 : MAXARGS - 1] > as[vi]) {
+				toks_push_tok(&sub, t);
+				expand(d, in, as[vi], ae[nargs - 1 < MAXARGS ? nargs - 1 : MAXARGS - 1], hs,
+				       &sub, depth + 1);
+			}
+			i += 2;
+			continue;
+		}
 		if (pi < 0) {
 			toks_push_tok(&sub, t);
 			continue;
