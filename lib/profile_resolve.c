@@ -35,9 +35,10 @@ typedef struct rctx {
 
 /* Bounds on includes, so that a hostile database cannot recurse without
  * end or make the (path-copying) collection explode: real chains are ten
- * profiles deep and collect a few hundred. */
+ * profiles deep and collect a few dozen; merging is quadratic in what
+ * was collected, so the bound is low enough to stay fast. */
 #define PROF_MAX_DEPTH 256
-#define PROF_MAX_VISITS 100000
+#define PROF_MAX_VISITS 4096
 
 const char *prof_kind_name(prof_kind k)
 {
