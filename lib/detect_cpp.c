@@ -269,6 +269,61 @@ static void defs_add(dcpp_defs *d, char *name, int nparams, char **params, char 
 	d->hash[h] = ++d->n;
 }
 
+/* enum { A, B = 4, C } as macros A=(0), B=(4), C=((4)+1): IDs and
+ * constants drivers and headers define as enumerators. */
+static void collect_enums(dcpp_defs *d, const char *s, size_t n)
+{
+	for (size_t i = 0; i + 5 < n; i++) {
+		if (s[i] != 'e' || strncmp(s + i, "enum", 4) || is_id_char((unsigned char)s[i + 4]) ||
+		    (i > 0 && is_id_char((unsigned char)s[i - 1])))
+			continue;
+		size_t p = i + 4;
+		while (p < n && (isspace((unsigned char)s[p]) || is_id_char((unsigned char)s[p])))
+			p++;
+		if (p >= n || s[p] != '{')
+			continue;
+		size_t enum_pos = i;
+		p++;
+		char *base = kf_xstrdup("0");
+		long k = 0;
+		while (p < n && s[p] != '}') {
+			while (p < n && (isspace((unsigned char)s[p]) || s[p] == ','))
+				p++;
+			size_t ns = p;
+			while (p < n && is_id_char((unsigned char)s[p]))
+				p++;
+			if (p == ns)
+				break;
+			char *name = kf_xstrndup(s + ns, p - ns);
+			while (p < n && isspace((unsigned char)s[p]))
+				p++;
+			if (p < n && s[p] == '=') {
+				p++;
+				size_t vs = p;
+				int depth = 0;
+				while (p < n && (depth || (s[p] != ',' && s[p] != '}'))) {
+					if (s[p] == '(')
+						depth++;
+					else if (s[p] == ')')
+						depth--;
+					p++;
+				}
+				free(base);
+				base = kf_xstrndup(s + vs, p - vs);
+				k = 0;
+			}
+			char *body = k ? kf_xasprintf("((%s)+%ld)", base, k) : kf_xasprintf("(%s)", base);
+			k++;
+			defs_add(d, name, -1, NULL, body, enum_pos);
+			/* skip attributes or junk up to the next comma */
+			while (p < n && s[p] != ',' && s[p] != '}')
+				p++;
+		}
+		free(base);
+		i = p;
+	}
+}
+
 /* Collect the #defines of comment-stripped text s; quoted #includes are
  * reported through inc (may be NULL). */
 void dcpp_collect(dcpp_defs *d, const char *s, size_t n,
@@ -364,6 +419,7 @@ void dcpp_collect(dcpp_defs *d, const char *s, size_t n,
 			i++;
 		i++;
 	}
+	collect_enums(d, s, n);
 }
 
 /* ---- expansion ---- */

@@ -981,6 +981,90 @@ static void do_spi(emit *em, elem *e)
 	do_named(em, e, "spi:");
 }
 
+/* pnp_device_id: "pnp:dID*" and, for the ACPI companion, "acpi*:ID:*" */
+static void do_pnp(emit *em, elem *e)
+{
+	char *id = fstr(e, "id");
+	if (id && *id) {
+		char *a = kf_xasprintf("pnp:d%s*", id);
+		add_alias(em, a);
+		free(a);
+		for (char *p = id; *p; p++)
+			*p = (char)toupper((unsigned char)*p);
+		a = kf_xasprintf("acpi*:%s:*", id);
+		add_alias(em, a);
+		free(a);
+	}
+	free(id);
+}
+
+static void do_hda(emit *em, elem *e)
+{
+	unsigned long long v = fint(e, "vendor_id") & 0xffffffff, r = fint(e, "rev_id") & 0xffffffff,
+			   a = fint(e, "api_version") & 0xff;
+	if (e->bad)
+		return;
+	kf_strbuf sb = KF_STRBUF_INIT;
+	kf_strbuf_addstr(&sb, "hdaudio:");
+	add_field(&sb, "v", v != 0, v, 8);
+	add_field(&sb, "r", r != 0, r, 8);
+	add_field(&sb, "a", a != 0, a, 2);
+	add_wildcard(&sb);
+	add_alias(em, sb.buf);
+	kf_strbuf_release(&sb);
+}
+
+static void do_wmi(emit *em, elem *e)
+{
+	char *g = fstr(e, "guid_string");
+	if (g && strlen(g) == 36) {
+		char *a = kf_xasprintf("wmi:%s", g);
+		add_alias(em, a);
+		free(a);
+	}
+	free(g);
+}
+
+/* hv_vmbus_device_id: the guid's 16 bytes (GUID_INIT's braces) in hex */
+static void do_vmbus(emit *em, elem *e)
+{
+	const field *f = elem_find(e, "guid");
+	if (!f)
+		return;
+	const dcpp_toks *t = e->t;
+	/* the innermost brace list */
+	size_t open = (size_t)-1;
+	for (size_t i = f->from; i < f->to; i++)
+		if (is_punct(&t->v[i], "{"))
+			open = i;
+	size_t a = open == (size_t)-1 ? f->from : open + 1;
+	kf_strbuf sb = KF_STRBUF_INIT;
+	kf_strbuf_addstr(&sb, "vmbus:");
+	int nb = 0;
+	size_t st = a;
+	int depth = 0;
+	for (size_t i = a; i <= f->to && nb < 16; i++) {
+		bool end = i == f->to || (depth == 0 && (is_punct(&t->v[i], ",") || is_punct(&t->v[i], "}")));
+		if (i < f->to && is_punct(&t->v[i], "("))
+			depth++;
+		else if (i < f->to && is_punct(&t->v[i], ")"))
+			depth--;
+		if (!end)
+			continue;
+		long long v;
+		if (i > st && dcpp_eval_int(t, st, i, &v)) {
+			kf_strbuf_addf(&sb, "%02llx", (unsigned long long)v & 0xff);
+			nb++;
+		}
+		st = i + 1;
+		if (i < f->to && is_punct(&t->v[i], "}"))
+			break;
+	}
+	if (nb == 16)
+		add_alias(em, sb.buf);
+	kf_strbuf_release(&sb);
+}
+
 typedef struct table_type {
 	const char *type;            /* struct name */
 	const char *devtable;        /* MODULE_DEVICE_TABLE type word */
@@ -1004,7 +1088,17 @@ static const char *const sdio_order[] = {"class", "vendor", "device", "driver_da
 static const char *const x86_order[] = {"vendor", "family", "model", "steppings", "feature",
 					"flags", "driver_data", NULL};
 
+static const char *const pnp_order[] = {"id", "driver_data", NULL};
+static const char *const hda_order[] = {"vendor_id", "rev_id", "api_version", "name",
+					"driver_data", NULL};
+static const char *const wmi_order[] = {"guid_string", "context", NULL};
+static const char *const vmbus_order[] = {"guid", "driver_data", NULL};
+
 static const table_type table_types[] = {
+	{"pnp_device_id", "pnp", pnp_order, do_pnp},
+	{"hda_device_id", "hdaudio", hda_order, do_hda},
+	{"wmi_device_id", "wmi", wmi_order, do_wmi},
+	{"hv_vmbus_device_id", "vmbus", vmbus_order, do_vmbus},
 	{"pci_device_id", "pci", pci_order, do_pci},
 	{"usb_device_id", "usb", usb_order, do_usb},
 	{"hid_device_id", "hid", hid_order, do_hid},
@@ -1515,6 +1609,11 @@ static void load_global(scan *s)
 		"include/linux/major.h",
 		"include/linux/nd.h",
 		"include/sound/hdaudio.h",
+		"include/sound/hda_codec.h",
+		"include/uapi/linux/uuid.h",
+		"include/linux/uuid.h",
+		"include/linux/hyperv.h",
+		"include/linux/wmi.h",
 		"include/acpi/acpi_drivers.h",
 		"include/acpi/processor.h",
 		"include/scsi/scsi_proto.h",
@@ -1586,7 +1685,7 @@ static void scan_release(scan *s)
 }
 
 /* Bumped whenever the scanner's output changes, so old caches are redone. */
-#define SCANNER_VERSION 9
+#define SCANNER_VERSION 11
 
 int kf_aliasdb_scan_tree(kf_aliasdb *db, const char *tree, const char *arch, bool use_cache,
 			 kf_detect_progress_fn *progress, void *ctx, kf_diags *d)

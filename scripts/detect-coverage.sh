@@ -1,0 +1,35 @@
+#!/bin/bash
+# detect-coverage.sh TREE IMAGE.deb - how much of a distro kernel's
+# modules.alias (+ modules.builtin.modinfo aliases) kfit's source-derived
+# alias table reproduces.  The .deb (apt-get download linux-image-...) is
+# unpacked with dpkg-deb into a temp dir and depmod'ed there, never
+# installed.  Prints one line per modalias prefix ("pci 8013/8960") and the
+# totals: recall (Debian's alias/module pairs kfit derives) and precision
+# (kfit's pairs for modules Debian builds that Debian also has).
+set -euo pipefail
+[ $# = 2 ] || { echo "usage: $0 TREE IMAGE.deb" >&2; exit 2; }
+tree=$1 deb=$2
+kfit=${KFIT:-$(dirname "$0")/../build/kfit}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+dpkg-deb -x "$deb" "$tmp/x"
+rel=$(basename "$(ls -d "$tmp"/x/lib/modules/*)")
+depmod -b "$tmp/x" "$rel"
+m=$tmp/x/lib/modules/$rel
+"$kfit" detect -k "$tree" --aliases 2>/dev/null | awk '{print $2" "$3}' | sort -u >"$tmp/der"
+{
+	awk '$1 == "alias" {print $2" "$3}' "$m/modules.alias"
+	tr '\0' '\n' <"$m/modules.builtin.modinfo" | sed -n 's/^\([^.]*\)\.alias=\(.*\)$/\2 \1/p'
+} | sort -u >"$tmp/ref"
+comm -12 "$tmp/der" "$tmp/ref" >"$tmp/hit"
+echo "kernel $rel, tree $tree"
+for p in pci usb hid virtio acpi of platform i2c spi serio sdio cpu pnp hdaudio wmi vmbus; do
+	printf '%-9s %s/%s\n' "$p" "$(grep -c "^$p[:*]" "$tmp/hit" || true)" \
+		"$(grep -c "^$p[:*]" "$tmp/ref" || true)"
+done
+printf '%-9s %s/%s\n' other "$(grep -vEc '^(pci|usb|hid|virtio|acpi|of|platform|i2c|spi|serio|sdio|cpu|pnp|hdaudio|wmi|vmbus)[:*]' "$tmp/hit" || true)" \
+	"$(grep -vEc '^(pci|usb|hid|virtio|acpi|of|platform|i2c|spi|serio|sdio|cpu|pnp|hdaudio|wmi|vmbus)[:*]' "$tmp/ref" || true)"
+echo "recall    $(wc -l <"$tmp/hit")/$(wc -l <"$tmp/ref")"
+awk '{print $2}' "$tmp/ref" | sort -u >"$tmp/mods"
+awk 'NR == FNR {m[$1] = 1; next} ($2 in m)' "$tmp/mods" "$tmp/der" | sort >"$tmp/derin"
+echo "precision $(comm -12 "$tmp/derin" "$tmp/ref" | wc -l)/$(wc -l <"$tmp/derin")"
