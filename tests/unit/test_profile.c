@@ -242,11 +242,58 @@ static void test_resolve(tstate *ts)
 	kf_diags_release(&d);
 }
 
+/* A tree for prof_lint: the symbols in ctx (a NULL-terminated list). */
+static bool fake_exists(void *ctx, const char *sym)
+{
+	for (const char *const *p = ctx; *p; p++)
+		if (!strcmp(*p, sym))
+			return true;
+	return false;
+}
+
+static void test_lint(tstate *ts)
+{
+	static const char text[] =
+		"rename OLD_A NEW_A kernel>=4.18.0\n"
+		"    reason renamed\n"
+		"    source https://example.org/r\n"
+		"profile f\n"
+		"title f\n"
+		"require NEW_A\n"
+		"    reason a\n"
+		"    source https://example.org/f\n"
+		"require GONE=n\n"
+		"    reason off\n"
+		"    source https://example.org/f\n"
+		"require ONLY_OLD kernel<5.0.0\n"
+		"    reason old kernels\n"
+		"    source https://example.org/f\n"
+		"require NOWHERE\n"
+		"    reason missing\n"
+		"    source https://example.org/f\n";
+	kf_diags d = KF_DIAGS_INIT;
+	prof_db *db = prof_db_new();
+	prof_db_add_text(db, "l.kfit", text, strlen(text), &d);
+	const char *old_tree[] = {"OLD_A", "NOWHERE", "ONLY_OLD", NULL};
+	const char *new_tree[] = {"NEW_A", NULL};
+	prof_lint_tree trees[2] = {
+		{"old", KF_KVER(4, 9, 0), "x86_64", fake_exists, old_tree},
+		{"new", KF_KVER(6, 1, 0), "x86_64", fake_exists, new_tree},
+	};
+	size_t n = prof_lint(db, trees, 2, &d);
+	/* only NOWHERE in the new tree: renames resolve, =n holds, ranges skip */
+	check(ts, n == 1 && d.nerr == 1 && strstr(d.v[0].msg, "NOWHERE does not exist in new (6.1.0)"),
+	      "lint/callback-trees", d.n ? d.v[0].msg : NULL);
+	prof_db_free(db);
+	kf_diags_release(&d);
+}
+
 int main(void)
 {
 	tstate ts = {0};
 	test_kver(&ts);
 	test_dotconfig(&ts);
 	test_resolve(&ts);
+	test_lint(&ts);
 	return ts.failed ? 1 : 0;
 }
