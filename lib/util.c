@@ -351,6 +351,18 @@ uint32_t kf_hash_str(const char *s)
 
 /* ---------------- files ---------------- */
 
+/* The most kf_read_file reads or decompresses: kernel configs, Kconfig
+ * files and profiles are far smaller, and an endless device (/dev/zero,
+ * /dev/full) or a decompression bomb must not eat all memory. */
+#define KF_READ_MAX ((size_t)64 << 20)
+
+static void too_large(const char *path, kf_diags *d)
+{
+	kf_diag_add(d, KF_ERROR, path, 0, 0,
+		    "larger than %zu MiB: not a file kfit reads",
+		    KF_READ_MAX >> 20);
+}
+
 static int inflate_gz(const unsigned char *in, size_t n, kf_strbuf *out,
 		      const char *path, kf_diags *d)
 {
@@ -371,6 +383,11 @@ static int inflate_gz(const unsigned char *in, size_t n, kf_strbuf *out,
 		rc = inflate(&zs, Z_NO_FLUSH);
 		out->len += before - zs.avail_out;
 		out->buf[out->len] = 0;
+		if (out->len > KF_READ_MAX) {
+			inflateEnd(&zs);
+			too_large(path, d);
+			return -1;
+		}
 		if (rc == Z_STREAM_END && zs.avail_in > 0) {
 			/* concatenated gzip members */
 			inflateReset(&zs);
@@ -405,6 +422,11 @@ static int inflate_xz(const unsigned char *in, size_t n, kf_strbuf *out,
 		rc = lzma_code(&ls, ls.avail_in ? LZMA_RUN : LZMA_FINISH);
 		out->len += before - ls.avail_out;
 		out->buf[out->len] = 0;
+		if (out->len > KF_READ_MAX) {
+			lzma_end(&ls);
+			too_large(path, d);
+			return -1;
+		}
 	} while (rc == LZMA_OK);
 	lzma_end(&ls);
 	if (rc != LZMA_STREAM_END) {
@@ -447,6 +469,12 @@ int kf_read_file(const char *path, kf_strbuf *out, kf_diags *d)
 		if (r == 0)
 			break;
 		raw.len += (size_t)r;
+		if (raw.len > KF_READ_MAX) {
+			too_large(path, d);
+			close(fd);
+			kf_strbuf_release(&raw);
+			return -1;
+		}
 	}
 	raw.buf[raw.len] = 0;
 	close(fd);

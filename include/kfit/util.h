@@ -113,6 +113,7 @@ uint32_t kf_hash_mem(const void *p, size_t n);
 /* ---- files ---- */
 /*
  * Read a whole file.  Gzip and xz content (by magic bytes) is decompressed.
+ * At most 64 MiB are read (or decompressed): more is an error.
  * Returns 0, or -1 with an error added to d.
  */
 int kf_read_file(const char *path, kf_strbuf *out, kf_diags *d);
