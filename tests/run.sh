@@ -36,6 +36,8 @@
 #   KFIT_TEST_JOBS     parallel jobs in compat scripts (default 2)
 #   KFIT_TEST_QUIET=1  print only failures and skips (and "# group" lines)
 #   KFIT_VALGRIND=1    run kfit and the unit tests under valgrind
+#   KFIT_TEST_TIMEOUT  seconds one test program or script may take (3600);
+#                      a group that times out counts as a failure
 set -uo pipefail
 shopt -s lastpipe
 
@@ -56,6 +58,7 @@ export KFIT_TEST_FILTER=${KFIT_TEST_FILTER:-}
 export KFIT_TEST_FULL=${KFIT_TEST_FULL:-}
 export KFIT_TEST_JOBS=${KFIT_TEST_JOBS:-2}
 QUIET=${KFIT_TEST_QUIET:-}
+TIMEOUT=${KFIT_TEST_TIMEOUT:-3600}
 # A make that runs us (make check) must not leak its flags and jobserver
 # into the kernel makes the compat suite runs.
 unset MAKEFLAGS MAKELEVEL MFLAGS MAKEOVERRIDES
@@ -112,18 +115,26 @@ tally() {
 	done
 }
 
-# Run one test program or script: $1 group prefix, rest the command.
+# Run one test program or script: $1 group prefix, rest the command (a
+# program, or a function for the golden cases).  Programs get at most
+# $KFIT_TEST_TIMEOUT seconds, so a hang cannot keep the summary away.
 run_group() {
 	local prefix=$1 out rc start=$SECONDS
 	shift
 	out=$(mktemp)
 	# stream: results show as they come (lastpipe keeps tally's counts)
-	KFIT_TEST_GROUP=$prefix "$@" </dev/null 2>&1 | tee "$out" | tally "$prefix"
+	local limit=()
+	[ "$(type -t "$1")" = function ] || limit=(timeout -k 10 "$TIMEOUT")
+	KFIT_TEST_GROUP=$prefix "${limit[@]}" "$@" </dev/null 2>&1 | tee "$out" | tally "$prefix"
 	rc=${PIPESTATUS[0]}
 	if [ $rc -ne 0 ] && [ "$group_failed" -eq 0 ] && want "$prefix/exit-status"; then
 		failed=$((failed + 1))
 		echo "not ok $prefix/exit-status"
-		echo "  exited with status $rc without reporting a failure; last output:"
+		if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+			echo "  timed out after ${TIMEOUT}s; last output:"
+		else
+			echo "  exited with status $rc without reporting a failure; last output:"
+		fi
 		tail -n 20 "$out" | sed 's/^/  | /'
 	fi
 	[ "$group_seen" -gt 0 ] &&
