@@ -1,0 +1,270 @@
+/*
+ * detect.c - unit tests for lib/detect*.c on a tiny hand-written kernel
+ * tree and machine root in a temp dir: Makefile symbols (direct, composite,
+ * composite part, directory gate), device tables through local and header
+ * macros (PCI_VDEVICE, ## pasting, #undef/redefinition by position, enum
+ * constants), exported tables only, MODULE_ALIAS/MODULE_FIRMWARE, platform
+ * driver names, the cache round trip, fnmatch matching; and detection of a
+ * derivative distro (ID_LIKE), chassis, console, CPU and a dm-crypt root.
+ *
+ * Prints "ok NAME" / "not ok NAME" (+ "  ..." detail lines) per case.
+ */
+#include "kfit/detect.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int failures;
+
+static void check(bool ok, const char *name, const char *detail)
+{
+	if (ok) {
+		printf("ok %s\n", name);
+	} else {
+		printf("not ok %s\n  %s\n", name, detail ? detail : "");
+		failures++;
+	}
+}
+
+static void put(const char *root, const char *rel, const char *text)
+{
+	char *p = kf_xasprintf("%s/%s", root, rel);
+	char *dir = kf_xstrdup(p);
+	*strrchr(dir, '/') = 0;
+	kf_mkdir_p(dir, 0755);
+	FILE *f = fopen(p, "w");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+	free(dir);
+	free(p);
+}
+
+static void link_to(const char *root, const char *rel, const char *target)
+{
+	char *p = kf_xasprintf("%s/%s", root, rel);
+	char *dir = kf_xstrdup(p);
+	*strrchr(dir, '/') = 0;
+	kf_mkdir_p(dir, 0755);
+	if (symlink(target, p) != 0)
+		perror(p);
+	free(dir);
+	free(p);
+}
+
+static void make_tree(const char *t)
+{
+	put(t, "Makefile", "VERSION = 6\nPATCHLEVEL = 1\nSUBLEVEL = 7\nEXTRAVERSION =\n");
+	put(t, "Kconfig", "");
+	put(t, "scripts/kconfig/.keep", "");
+	put(t, "include/linux/mod_devicetable.h",
+	    "#define PCI_ANY_ID (~0)\n#define VIRTIO_DEV_ANY_ID 0xffffffff\n");
+	put(t, "include/linux/pci.h",
+	    "#define PCI_DEVICE(vend,dev) \\\n"
+	    "\t.vendor = (vend), .device = (dev), \\\n"
+	    "\t.subvendor = PCI_ANY_ID, .subdevice = PCI_ANY_ID\n"
+	    "#define PCI_VDEVICE(vend, dev) \\\n"
+	    "\t.vendor = PCI_VENDOR_ID_##vend, .device = (dev), \\\n"
+	    "\t.subvendor = PCI_ANY_ID, .subdevice = PCI_ANY_ID, 0, 0\n");
+	put(t, "include/linux/pci_ids.h", "#define PCI_VENDOR_ID_INTEL\t\t0x8086\n");
+	put(t, "include/uapi/linux/virtio_ids.h", "#define VIRTIO_ID_NET 1 /* virtio net */\n");
+	put(t, "drivers/Makefile", "obj-$(CONFIG_NET)\t+= net/\n");
+	put(t, "drivers/net/Makefile",
+	    "# composite module foo\n"
+	    "obj-$(CONFIG_FOO) += foo.o\n"
+	    "foo-y := foo_main.o \\\n\tfoo_hw.o\n"
+	    "foo-$(CONFIG_FOO_VIRTIO) += foo_virtio.o\n"
+	    "obj-y += bar.o\n");
+	put(t, "drivers/net/foo_hw.h", "#define FOO_ID_A 0x15d7\n");
+	put(t, "drivers/net/foo_main.c",
+	    "#include <linux/pci.h>\n#include \"foo_hw.h\"\n"
+	    "/* a comment with struct pci_device_id x[] = { */\n"
+	    "enum { FOO_ID_B = 0x1500, FOO_ID_C };\n"
+	    "#define FOO_DEV(id) { PCI_VDEVICE(INTEL, id) }\n"
+	    "static const struct pci_device_id foo_ids[] = {\n"
+	    "\tFOO_DEV(FOO_ID_A),\n"
+	    "\tFOO_DEV(FOO_ID_C),\n"
+	    "\t{ PCI_DEVICE(0x10ec, 0x8168), .class = 0x020000, .class_mask = 0xffff00 },\n"
+	    "\t{ }\n};\nMODULE_DEVICE_TABLE(pci, foo_ids);\n"
+	    "static const struct pci_device_id not_exported[] = {\n"
+	    "\t{ PCI_DEVICE(PCI_ANY_ID, PCI_ANY_ID) },\n\t{ }\n};\n"
+	    "MODULE_FIRMWARE(\"foo/\" \"fw.bin\");\n"
+	    "MODULE_ALIAS(\"foo-legacy\");\n");
+	put(t, "drivers/net/foo_virtio.c",
+	    "#define ENTRY(x) { x, 1 }\n"
+	    "#undef ENTRY\n"
+	    "#define ENTRY(x) { x, VIRTIO_DEV_ANY_ID }\n"
+	    "static const struct virtio_device_id id_table[] = {\n"
+	    "\tENTRY(VIRTIO_ID_NET),\n\t{ 0 },\n};\n"
+	    "MODULE_DEVICE_TABLE(virtio, id_table);\n"
+	    "#undef ENTRY\n");
+	put(t, "drivers/net/bar.c",
+	    "#define DRV_NAME \"bar-plat\"\n"
+	    "static const struct acpi_device_id bar_acpi[] = {\n"
+	    "\t{\"ABCD0001\", 0},\n\t{ }\n};\nMODULE_DEVICE_TABLE(acpi, bar_acpi);\n"
+	    "static struct platform_driver bar_driver = {\n"
+	    "\t.probe = bar_probe,\n\t.driver = {\n\t\t.name = DRV_NAME,\n\t},\n};\n");
+}
+
+static const kf_alias *find_alias(const kf_aliasdb *db, const char *pattern)
+{
+	for (size_t i = 0; i < db->naliases; i++)
+		if (!strcmp(db->aliases[i].pattern, pattern))
+			return &db->aliases[i];
+	return NULL;
+}
+
+static void check_alias(const kf_aliasdb *db, const char *name, const char *pattern,
+			const char *module, const char *symbol, const char *part)
+{
+	const kf_alias *a = find_alias(db, pattern);
+	char buf[512];
+	if (!a) {
+		snprintf(buf, sizeof(buf), "no alias %s", pattern);
+		check(false, name, buf);
+		return;
+	}
+	bool ok = !strcmp(a->module, module) && ((!symbol && !a->symbol) ||
+						  (symbol && a->symbol && !strcmp(a->symbol, symbol))) &&
+		  ((!part && !a->part_symbol) || (part && a->part_symbol && !strcmp(a->part_symbol, part)));
+	snprintf(buf, sizeof(buf), "%s: module %s symbol %s part %s", pattern, a->module,
+		 a->symbol ? a->symbol : "-", a->part_symbol ? a->part_symbol : "-");
+	check(ok, name, buf);
+}
+
+static void tree_tests(const char *t, const char *cache)
+{
+	kf_diags d = KF_DIAGS_INIT;
+	setenv("KFIT_CACHE_DIR", cache, 1);
+	for (int round = 0; round < 2; round++) {
+		kf_aliasdb *db = kf_aliasdb_new();
+		int rc = kf_aliasdb_scan_tree(db, t, "x86", true, NULL, NULL, &d);
+		char name[64];
+		snprintf(name, sizeof(name), "scan-%s", round ? "cached" : "fresh");
+		check(rc == 0, name, d.n ? d.v[0].msg : "");
+		const char *sfx = round ? "-cached" : "";
+#define N(x) (snprintf(name, sizeof(name), "%s%s", x, sfx), name)
+		check_alias(db, N("pci-vdevice-paste-header-define"),
+			    "pci:v00008086d000015D7sv*sd*bc*sc*i*", "foo", "FOO", NULL);
+		check_alias(db, N("pci-enum-constant"), "pci:v00008086d00001501sv*sd*bc*sc*i*",
+			    "foo", "FOO", NULL);
+		check_alias(db, N("pci-class-mask"), "pci:v000010ECd00008168sv*sd*bc02sc00i*", "foo",
+			    "FOO", NULL);
+		check_alias(db, N("virtio-part-symbol-undef-redefine"), "virtio:d00000001v*", "foo",
+			    "FOO", "FOO_VIRTIO");
+		check_alias(db, N("module-alias"), "foo-legacy", "foo", "FOO", NULL);
+		check_alias(db, N("acpi-dir-gate"), "acpi*:ABCD0001:*", "bar", "NET", NULL);
+		check_alias(db, N("platform-driver-name"), "platform:bar-plat", "bar", "NET", NULL);
+		check(!find_alias(db, "pci:v*d*sv*sd*bc*sc*i*"), N("unexported-table-ignored"), NULL);
+		const kf_modinfo *m = kf_aliasdb_module(db, "foo");
+		check(m && m->symbol && !strcmp(m->symbol, "FOO") && m->line == 2 && m->makefile &&
+			      !strcmp(m->makefile, "drivers/net/Makefile"),
+		      N("module-makefile-line"), m && m->makefile ? m->makefile : "no module");
+		check(m && m->nfirmware == 1 && !strcmp(m->firmware[0], "foo/fw.bin"),
+		      N("module-firmware-concatenated"), NULL);
+		size_t idx[8];
+		size_t n = kf_aliasdb_match(db, "pci:v00008086d000015D7sv000017AAsd00002001bc02sc00i00",
+					    idx, 8);
+		check(n == 1 && !strcmp(db->aliases[idx[0]].module, "foo"), N("match-fnmatch"), NULL);
+		n = kf_aliasdb_match(db, "pci:v00008086d00009999sv00000000sd00000000bc02sc00i00", idx, 8);
+		check(n == 0, N("match-none"), NULL);
+#undef N
+		kf_aliasdb_free(db);
+	}
+	kf_diags_release(&d);
+}
+
+static void machine_tests(const char *r, const char *t)
+{
+	put(r, "etc/os-release",
+	    "NAME=\"Linux Mint\"\nID=linuxmint\nID_LIKE=\"ubuntu debian\"\nVERSION_ID=\"22\"\n"
+	    "UBUNTU_CODENAME=noble\n");
+	put(r, "proc/cpuinfo",
+	    "processor\t: 0\nvendor_id\t: GenuineIntel\ncpu family\t: 6\nflags\t\t: fpu lm\n\n"
+	    "processor\t: 1\nvendor_id\t: GenuineIntel\ncpu family\t: 6\nflags\t\t: fpu lm\n");
+	put(r, "proc/cmdline", "BOOT_IMAGE=/vmlinuz root=/dev/mapper/root console=ttyS0,115200 console=tty0 -- console=ttyS9\n");
+	put(r, "proc/mounts", "/dev/mapper/root / ext4 rw 0 0\n");
+	put(r, "proc/1/comm", "systemd\n");
+	put(r, "usr/lib/systemd/libsystemd-shared-256.so", "");
+	put(r, "usr/bin/podman", "");
+	put(r, "sys/class/dmi/id/sys_vendor", "LENOVO\n");
+	put(r, "sys/class/dmi/id/chassis_type", "10\n");
+	put(r, "sys/devices/system/cpu/possible", "0-3\n");
+	put(r, "sys/devices/virtual/block/dm-0/dm/uuid", "CRYPT-LUKS2-abc-root\n");
+	put(r, "sys/devices/virtual/block/dm-0/dm/name", "root\n");
+	link_to(r, "sys/devices/virtual/block/dm-0/slaves/nvme0n1p2", "../../../../pci0000:00/0000:00:1d.0/0000:3d:00.0/nvme/nvme0/nvme0n1/nvme0n1p2");
+	link_to(r, "sys/class/block/dm-0", "../../devices/virtual/block/dm-0");
+	link_to(r, "sys/class/block/nvme0n1p2", "../../devices/pci0000:00/0000:00:1d.0/0000:3d:00.0/nvme/nvme0/nvme0n1/nvme0n1p2");
+	put(r, "sys/devices/pci0000:00/0000:00:1d.0/0000:3d:00.0/nvme/nvme0/nvme0n1/nvme0n1p2/dev", "259:2\n");
+	put(r, "sys/devices/pci0000:00/0000:00:1f.6/modalias",
+	    "pci:v00008086d000015D7sv000017AAsd00002001bc02sc00i00\n");
+	kf_diags d = KF_DIAGS_INIT;
+	kf_aliasdb *db = kf_aliasdb_new();
+	kf_aliasdb_scan_tree(db, t, "x86", true, NULL, NULL, &d);
+	kf_detect_opts o = {r, db, NULL, true};
+	kf_detect *det = kf_detect_run(&o, &d);
+	check(det != NULL, "detect-runs", d.n ? d.v[0].msg : "");
+	if (!det)
+		return;
+	check(det->distro && !strcmp(det->distro, "ubuntu-24.04") && det->distro_note,
+	      "distro-id-like-ubuntu-codename", det->distro ? det->distro : "null");
+	check(det->systemd_version == 256, "systemd-version", NULL);
+	check(det->chassis && !strcmp(det->chassis, "laptop"), "chassis-laptop", det->virt);
+	check(det->console && !strcmp(det->console, "tty0"), "console-last-before-dashes",
+	      det->console);
+	check(det->ncpus == 4, "cpus-possible", NULL);
+	check(det->nblockstack == 2 && !strcmp(det->blockstack[0], "dm-crypt") &&
+		      !strcmp(det->blockstack[1], "nvme"),
+	      "blockstack-dm-crypt-nvme", det->nblockstack ? det->blockstack[0] : "none");
+	bool e1000 = false, dm = false, vt = false, fs = false;
+	for (size_t i = 0; i < det->nhw; i++) {
+		const kf_hwreq *h = &det->hw[i];
+		if (!strcmp(h->symbol, "FOO"))
+			e1000 = !strcmp(h->reason, "PCI 8086:15d7 (Ethernet) → foo → CONFIG_FOO "
+						   "(drivers/net/Makefile:2)");
+		if (!strcmp(h->symbol, "DM_CRYPT"))
+			dm = h->boot;
+		if (!strcmp(h->symbol, "VT_CONSOLE"))
+			vt = h->want == KF_HW_BUILTIN;
+		if (!strcmp(h->symbol, "EXT4_FS"))
+			fs = h->boot;
+	}
+	check(e1000, "hwreq-reason-names-device", NULL);
+	check(dm && fs, "hwreq-boot-root-stack", NULL);
+	check(vt, "hwreq-console-builtin", NULL);
+	bool podman = false, lvm = false;
+	for (size_t i = 0; i < det->nprofiles; i++) {
+		podman |= !strcmp(det->profiles[i].name, "podman");
+		lvm |= !strcmp(det->profiles[i].name, "lvm-luks");
+	}
+	check(podman && lvm, "feature-profiles", NULL);
+	kf_detect_free(det);
+	kf_aliasdb_free(db);
+	kf_diags_release(&d);
+}
+
+int main(void)
+{
+	char tmpl[] = "/tmp/kfit-detect-XXXXXX";
+	char *base = mkdtemp(tmpl);
+	if (!base) {
+		printf("not ok setup\n  mkdtemp failed\n");
+		return 1;
+	}
+	char *t = kf_xasprintf("%s/tree", base), *c = kf_xasprintf("%s/cache", base),
+	     *r = kf_xasprintf("%s/root", base);
+	make_tree(t);
+	tree_tests(t, c);
+	machine_tests(r, t);
+	char *cmd = kf_xasprintf("rm -rf '%s'", base);
+	if (system(cmd) != 0)
+		printf("  could not remove %s\n", base);
+	free(cmd);
+	free(t);
+	free(c);
+	free(r);
+	return failures ? 1 : 0;
+}
