@@ -498,13 +498,14 @@ static bool need_on(rs *R, kc_sym *s, kc_tri min)
 	}
 	if (s->rev_dep.expr && n < 31)
 		opts[n++] = (opt){.kind = OPT_EXPR, .e = s->rev_dep.expr, .v = min};
-	if (!has_prompt || !sym_has_value(s)) {
-		for_all_defaults(s, p)
-		{
-			if (n < 31)
-				opts[n++] = (opt){.kind = OPT_DEFAULT, .p = p};
-		}
+	/* a default applies whenever the symbol ends up invisible (its
+	 * prompt's condition false) or unanswered */
+	for_all_defaults(s, p)
+	{
+		if (n < 31)
+			opts[n++] = (opt){.kind = OPT_DEFAULT, .p = p};
 	}
+	(void)has_prompt;
 	bool ok = n ? best_of(R, opts, n, s, min)
 		    : fail_msg(R, false, "%s has no prompt, default or select",
 			       symname(s));
@@ -814,6 +815,37 @@ kf_base *kf_base_snapshot(kc_tree *t)
 	return b;
 }
 
+void kf_base_restore(kc_tree *t, const kf_base *b)
+{
+	unsigned i;
+	kc_sym *s;
+	for_all_symbols(t, i, s)
+	{
+		if (s->seq >= b->n)
+			continue;
+		s->def[S_DEF_USER] = b->def[s->seq];
+		s->flags = (s->flags & ~SYMBOL_DEF_USER) |
+			   (b->flags[s->seq] & SYMBOL_DEF_USER);
+	}
+	sym_clear_all_valid(t);
+}
+
+bool kf_sym_selectable(kc_tree *t, const char *name)
+{
+	kc_sym *s = sym_find(t, name);
+	if (!s || (s->flags & SYMBOL_CONST) || sym_is_choice(s))
+		return false;
+	if (s->type != S_BOOLEAN && s->type != S_TRISTATE)
+		return false;
+	return !sym_is_choice_value(t, s);
+}
+
+bool kf_sym_is_string(kc_tree *t, const char *name)
+{
+	kc_sym *s = sym_find(t, name);
+	return s && !(s->flags & SYMBOL_CONST) && s->type == S_STRING;
+}
+
 void kf_base_free(kf_base *b)
 {
 	if (!b)
@@ -856,6 +888,8 @@ static const char *group_of(const kf_gen_opts *o, const prof_req *r)
 {
 	if (!r || !r->profile)
 		return "dependencies";
+	if (!strcmp(r->profile, "hardware"))
+		return "hardware";
 	long param;
 	const prof_profile *p = prof_db_find(o->db, r->profile, &param, NULL);
 	if (!p)
@@ -988,6 +1022,15 @@ int kf_why(kc_tree *t, const char *name, kf_strbuf *out)
 	}
 	kf_strbuf_addch(out, '\n');
 	return 0;
+}
+
+int kf_sym_set(kc_tree *t, const char *name, const char *value)
+{
+	kc_sym *s = sym_find(t, name);
+	if (!s || (s->flags & SYMBOL_CONST) || s->type == S_UNKNOWN)
+		return -1;
+	sym_calc_value(t, s);
+	return sym_set_string_value(t, s, value) ? 0 : -1;
 }
 
 const char *kf_sym_value(kc_tree *t, const char *name)

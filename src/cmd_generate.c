@@ -5,6 +5,7 @@
  */
 #include "cli.h"
 #include "profcli.h"
+#include "kfit/detect.h"
 #include "kfit/kconfig.h"
 #include "kfit/resolve.h"
 #include "kfit/tree.h"
@@ -48,6 +49,11 @@ const char cmd_generate_usage[] =
 	"  --force            write the best partial result even when requirements\n"
 	"                     cannot be met (still exits 1)\n"
 	"  --profiles DIR     the profile database (default: the installed one)\n"
+	"  --detect           detect this machine (distro, init, platform, features\n"
+	"                     and every device) and add its profiles and hardware\n"
+	"                     requirements; writes into a build directory in the\n"
+	"                     cache unless -o is given, and prints the build command\n"
+	"  --root DIR         with --detect: a saved snapshot of another machine\n"
 	"  --check-minimal    check that no change can be put back without breaking\n"
 	"                     a requirement (exit 1 when one can)\n"
 	"\n"
@@ -131,6 +137,63 @@ out:
 		rc = rc ? rc : -1;
 	free(rm);
 	free(copy);
+	return rc;
+}
+
+/* Turn detected hardware requirements into requirements of the set. */
+static void add_hardware(prof_set *set, const kf_detect *det)
+{
+	size_t extra = 0;
+	for (size_t i = 0; i < det->nhw; i++)
+		if (det->hw[i].want != KF_HW_AT_LEAST)
+			extra++;
+	prof_req **reqs = kf_arena_alloc(set->arena, (set->n + extra + 1) * sizeof(*reqs));
+	memcpy(reqs, set->reqs, set->n * sizeof(*reqs));
+	size_t n = set->n;
+	for (size_t i = 0; i < det->nhw; i++) {
+		const kf_hwreq *h = &det->hw[i];
+		if (h->want == KF_HW_AT_LEAST)
+			continue;
+		prof_req *r = kf_arena_alloc(set->arena, sizeof(*r));
+		prof_alt *a = kf_arena_alloc(set->arena, sizeof(*a));
+		a->sym = kf_arena_strdup(set->arena, h->symbol);
+		a->want = h->want == KF_HW_BUILTIN ? PROF_WANT_BUILTIN : PROF_WANT_ENABLED;
+		r->alts = a;
+		r->nalts = 1;
+		r->level = h->level == KF_HW_REQUIRE ? PROF_REQUIRE : PROF_RECOMMEND;
+		r->boot = h->boot;
+		r->reason = kf_arena_strdup(set->arena, h->reason ? h->reason : "");
+		r->loc.file = h->makefile ? kf_arena_strdup(set->arena, h->makefile) : "detect";
+		r->loc.line = h->line;
+		r->profile = "hardware";
+		r->key = a->sym;
+		r->cond.pmin = r->cond.pmax = -1;
+		reqs[n++] = r;
+	}
+	set->reqs = reqs;
+	set->n = n;
+}
+
+/* NR_CPUS and friends: at least the number the machine has. */
+static int apply_at_least(kc_tree *t, const kf_detect *det, kf_diags *d)
+{
+	int rc = 0;
+	for (size_t i = 0; i < det->nhw; i++) {
+		const kf_hwreq *h = &det->hw[i];
+		if (h->want != KF_HW_AT_LEAST)
+			continue;
+		const char *v = kf_sym_value(t, h->symbol);
+		if (v && strtol(v, NULL, 0) >= h->min)
+			continue;
+		char num[32];
+		snprintf(num, sizeof(num), "%ld", h->min);
+		if (kf_sym_set(t, h->symbol, num) < 0 ||
+		    !(v = kf_sym_value(t, h->symbol)) || strtol(v, NULL, 0) < h->min) {
+			kf_diag_add(d, KF_ERROR, NULL, 0, 0, "cannot set CONFIG_%s to at least %ld: %s",
+				    h->symbol, h->min, h->reason ? h->reason : "");
+			rc = 1;
+		}
+	}
 	return rc;
 }
 
@@ -263,7 +326,8 @@ int cmd_generate(int argc, char **argv)
 	const char *tree_arg = NULL, *arch = NULL, *base = NULL, *out = NULL;
 	const char *initramfs = NULL;
 	bool explain = false, json = false, do_verify = false, force = false;
-	bool check_minimal = false;
+	bool check_minimal = false, detect = false;
+	const char *root = NULL;
 	profcli_opts po;
 	memset(&po, 0, sizeof(po));
 	int rc = KF_EXIT_BAD;
@@ -286,6 +350,8 @@ int cmd_generate(int argc, char **argv)
 			out = v;
 		else if ((v = profcli_optval(argc, argv, &i, NULL, "--initramfs", &miss)))
 			initramfs = v;
+		else if ((v = profcli_optval(argc, argv, &i, NULL, "--root", &miss)))
+			root = v;
 		else if ((v = profcli_optval(argc, argv, &i, NULL, "--local", &miss))) {
 			/* a local profile: its profiles are applied */
 			KF_GROW(po.names, po.nnames + 1, po.namealloc);
@@ -303,13 +369,15 @@ int cmd_generate(int argc, char **argv)
 			force = true;
 		else if (!strcmp(argv[i], "--check-minimal"))
 			check_minimal = true;
+		else if (!strcmp(argv[i], "--detect"))
+			detect = true;
 		else {
 			cli_error("generate: unknown argument '%s'", argv[i]);
 			goto usage_out;
 		}
 	}
-	if (!po.nnames) {
-		cli_error("generate: no profile given (-p NAME; `kfit profiles` lists them)");
+	if (!po.nnames && !detect) {
+		cli_error("generate: no profile given (-p NAME or --detect; `kfit profiles` lists them)");
 		goto usage_out;
 	}
 	int ir = PROF_INITRAMFS_UNKNOWN;
@@ -332,14 +400,62 @@ int cmd_generate(int argc, char **argv)
 		return KF_EXIT_BAD;
 	}
 	kf_diags d = KF_DIAGS_INIT;
-	prof_set *set = prof_resolve(db, po.names, po.nnames, &d);
+	prof_set *set = NULL;
 	char *tree = NULL, *cache = NULL, *dest = NULL, *defc = NULL;
 	kc_tree *t = NULL;
 	kf_base *snap = NULL;
+	kf_aliasdb *adb = NULL;
+	kf_detect *det = NULL;
+	const char **names = NULL;
+	size_t nnames = 0, anames = 0;
 	kf_gen_result res;
 	memset(&res, 0, sizeof(res));
+
+	tree = kf_tree_resolve(tree_arg, progress, NULL, &d);
+	if (!tree)
+		goto fail;
+	cache = kf_cache_dir(&d);
+	for (size_t i = 0; i < po.nnames; i++) {
+		KF_GROW(names, nnames + 1, anames);
+		names[nnames++] = po.names[i];
+	}
+	if (detect) {
+		adb = kf_aliasdb_new();
+		if (kf_aliasdb_scan_tree(adb, tree, arch, true, progress, NULL, &d) < 0)
+			goto fail;
+		kf_detect_opts dop = {.root = root ? root : "/", .aliases = adb,
+				      .db = db, .use_modules_alias = true};
+		det = kf_detect_run(&dop, &d);
+		if (!det)
+			goto fail;
+		for (size_t i = 0; i < det->nprofiles; i++) {
+			bool dup = false;
+			for (size_t k = 0; k < nnames; k++)
+				if (!strcmp(names[k], det->profiles[i].name))
+					dup = true;
+			/* a distro given with -p replaces the detected one */
+			if (det->profiles[i].kind == PROF_KIND_DISTRO)
+				for (size_t k = 0; k < nnames; k++) {
+					long param;
+					const prof_profile *pp = prof_db_find(db, names[k], &param, NULL);
+					if (pp && pp->kind == PROF_KIND_DISTRO)
+						dup = true;
+				}
+			if (dup)
+				continue;
+			KF_GROW(names, nnames + 1, anames);
+			names[nnames++] = det->profiles[i].name;
+			fprintf(stderr, "kfit: detected %s (%s)\n", det->profiles[i].name,
+				det->profiles[i].reason ? det->profiles[i].reason : "");
+		}
+		if (ir == PROF_INITRAMFS_UNKNOWN && det->initramfs != PROF_INITRAMFS_UNKNOWN)
+			ir = det->initramfs;
+	}
+	set = prof_resolve(db, names, nnames, &d);
 	if (!set)
 		goto fail;
+	if (det)
+		add_hardware(set, det);
 
 	/* default base: minimal when the hardware is known */
 	bool platform = false;
@@ -350,17 +466,24 @@ int cmd_generate(int argc, char **argv)
 			platform = true;
 	}
 	if (!base)
-		base = platform ? "allnoconfig" : "defconfig";
+		base = platform || detect ? "allnoconfig" : "defconfig";
 
-	tree = kf_tree_resolve(tree_arg, progress, NULL, &d);
-	if (!tree)
-		goto fail;
-	cache = kf_cache_dir(&d);
 	kc_load_opts lo = {.srctree = tree, .arch = arch, .cache_dir = cache};
 	t = kc_tree_load(&lo, &d);
 	if (!t)
 		goto fail;
-	dest = out ? kf_xstrdup(out) : kf_xasprintf("%s/.config", tree);
+	if (out)
+		dest = kf_xstrdup(out);
+	else if (detect) {
+		/* the main job never writes into the (cached) source tree */
+		const char *slash = strrchr(tree, '/');
+		char *bdir = kf_xasprintf("%s/build/%s-%s", cache, slash ? slash + 1 : tree,
+					  arch);
+		kf_mkdir_p(bdir, 0755);
+		dest = kf_xasprintf("%s/.config", bdir);
+		free(bdir);
+	} else
+		dest = kf_xasprintf("%s/.config", tree);
 
 	kc_run_opts ro;
 	memset(&ro, 0, sizeof(ro));
@@ -406,6 +529,8 @@ int cmd_generate(int argc, char **argv)
 	int g = kf_generate(&go, snap, &res, &d);
 	if (g < 0)
 		goto fail;
+	if (det)
+		g |= apply_at_least(t, det, &d);
 	bool write = g == 0 || force;
 	cli_print_diags(&d);
 	kf_diags_release(&d);
@@ -420,8 +545,21 @@ int cmd_generate(int argc, char **argv)
 		print_json(&res, dest, write, base, set);
 	else
 		print_summary(&res, explain);
-	if (write && !json)
+	if (write && !json) {
 		fprintf(stderr, "kfit: configuration written to %s\n", dest);
+		if (detect) {
+			char *bdir = kf_xstrdup(dest);
+			char *sl = strrchr(bdir, '/');
+			if (sl)
+				*sl = 0;
+			fprintf(stderr, "kfit: next: make -C %s O=%s ARCH=%s -j$(nproc)", tree,
+				bdir, arch);
+			if (kf_exists("/etc/debian_version"))
+				fprintf(stderr, " bindeb-pkg");
+			fputc('\n', stderr);
+			free(bdir);
+		}
+	}
 	else if (!write)
 		fprintf(stderr, "kfit: nothing written (use --force to write the partial result)\n");
 	rc = g ? KF_EXIT_UNMET : KF_EXIT_OK;
@@ -456,6 +594,9 @@ done:
 	kc_tree_free(t);
 	if (set)
 		prof_set_free(set);
+	kf_detect_free(det);
+	kf_aliasdb_free(adb);
+	free(names);
 	prof_db_free(db);
 	profcli_release(&po);
 	free(tree);

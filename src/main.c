@@ -13,6 +13,8 @@ static const kf_cmd commands[] = {
 	 cmd_kconfig_usage},
 	{"generate", cmd_generate, "make a .config in which the named profiles' requirements hold",
 	 cmd_generate_usage},
+	{"kconfig-menu", cmd_kconfig_menu, "write the in-tree \"Distro\" Kconfig menu from the profiles",
+	 cmd_kconfig_menu_usage},
 	{"why", cmd_why, "explain why a symbol has its value in a configuration",
 	 cmd_why_usage},
 	{"profiles", cmd_profiles, "list, show and lint the profiles (what a distro, init, feature or platform needs)",

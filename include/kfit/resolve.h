@@ -69,6 +69,8 @@ typedef struct kf_gen_result {
 /* Snapshot the base values (call right after computing the base). */
 typedef struct kf_base kf_base;
 kf_base *kf_base_snapshot(kc_tree *t);
+/* Put every answer back as it was in the snapshot. */
+void kf_base_restore(kc_tree *t, const kf_base *b);
 void kf_base_free(kf_base *b);
 
 /*
@@ -94,6 +96,14 @@ void kf_reset_distro_build_files(kc_tree *t, kf_diags *d);
  * to change it.  Returns -1 when the tree has no such symbol.
  */
 int kf_why(kc_tree *t, const char *sym, kf_strbuf *out);
+
+/* Can `select` set it: a bool or tristate that is no choice member. */
+bool kf_sym_selectable(kc_tree *t, const char *sym);
+/* True for string symbols (their .config values are quoted). */
+bool kf_sym_is_string(kc_tree *t, const char *sym);
+
+/* Answer a symbol as a user would (visible symbols only); 0 or -1. */
+int kf_sym_set(kc_tree *t, const char *sym, const char *value);
 
 /* True when a symbol's current value is "y"/"m"/...: for tests. */
 const char *kf_sym_value(kc_tree *t, const char *sym);

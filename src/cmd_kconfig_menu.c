@@ -1,0 +1,502 @@
+/*
+ * cmd_kconfig_menu.c - `kfit kconfig-menu`: the RFC's literal output, an
+ * in-tree "Distro" Kconfig menu.  Pick a distribution, then a release;
+ * platform and feature options sit beside it.  Each option selects what
+ * its profile needs, with a comment giving the reason, and - because
+ * `select` ignores dependencies - the dependency closure the resolver
+ * found, so the kernel's own conf prints no "unmet direct dependencies"
+ * warning.  What select cannot express (must-be-off, choice members,
+ * string and number values) becomes a comment that shows while unmet and a
+ * line of the KCONFIG_ALLCONFIG fragment printed by --allconfig.
+ */
+#include "cli.h"
+#include "profcli.h"
+#include "kfit/kconfig.h"
+#include "kfit/resolve.h"
+#include "kfit/tree.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+
+const char cmd_kconfig_menu_usage[] =
+	"usage: kfit kconfig-menu [-k TREE] [-a ARCH] [-p PROFILE...|--all]\n"
+	"                         [-o DIR] [--install] [--allconfig]\n"
+	"\n"
+	"Write DIR/Kconfig (default TREE/distro/Kconfig) with a \"Distro\" menu:\n"
+	"choose a distribution and release, platforms and features; each option\n"
+	"selects what its profile needs, with the reason as a comment.\n"
+	"\n"
+	"options:\n"
+	"  -k TREE      kernel tree (default as for `kfit kconfig`)\n"
+	"  -a ARCH      architecture the selects are computed for (default: this\n"
+	"               machine's)\n"
+	"  -p PROFILE   a distro, platform or feature profile (repeatable)\n"
+	"  --all        every distro, platform and feature profile\n"
+	"  -o DIR       where to write Kconfig (default TREE/distro)\n"
+	"  --install    also add `source \"distro/Kconfig\"` to the tree's Kconfig\n"
+	"               (once)\n"
+	"  --allconfig  print a KCONFIG_ALLCONFIG fragment that turns on the\n"
+	"               options of the -p profiles plus the values select cannot\n"
+	"               set, each with its reason; write nothing\n";
+
+/* One menu option and what it selects. */
+struct item {
+	const char *profile;     /* profile name */
+	const prof_profile *p;   /* the profile */
+	char *sym;               /* DISTRO_DEBIAN_12 */
+	char *family;            /* DISTRO family symbol, distros only */
+	kf_strbuf selects;       /* "\t# reason\n\tselect X\n" lines */
+	kf_strbuf comments;      /* comments for what select cannot set */
+	kf_strbuf fragment;      /* allconfig lines for what select cannot set */
+	char **sel;              /* selected symbols (for the subset test) */
+	size_t nsel, asel;       /* their count */
+	const char *parent;      /* symbol of the release this one inherits */
+};
+
+static char *symify(const char *prefix, const char *name)
+{
+	kf_strbuf sb = KF_STRBUF_INIT;
+	kf_strbuf_addstr(&sb, prefix);
+	for (const char *p = name; *p; p++)
+		kf_strbuf_addch(&sb, isalnum((unsigned char)*p)
+					     ? toupper((unsigned char)*p)
+					     : '_');
+	return kf_strbuf_detach(&sb);
+}
+
+static const char *prefix_of(prof_kind k)
+{
+	switch (k) {
+	case PROF_KIND_DISTRO:
+		return "DISTRO_";
+	case PROF_KIND_PLATFORM:
+		return "PLATFORM_";
+	case PROF_KIND_FEATURE:
+		return "FEATURE_";
+	default:
+		return NULL;
+	}
+}
+
+/* Kconfig string: escape quotes and backslashes, one line. */
+static void kstr(kf_strbuf *sb, const char *s)
+{
+	kf_strbuf_addch(sb, '"');
+	for (; s && *s; s++) {
+		if (*s == '"' || *s == '\\')
+			kf_strbuf_addch(sb, '\\');
+		kf_strbuf_addch(sb, *s == '\n' ? ' ' : *s);
+	}
+	kf_strbuf_addch(sb, '"');
+}
+
+/* Kconfig comment text: one line, no newlines. */
+static void kcomment(kf_strbuf *sb, const char *indent, const char *s)
+{
+	kf_strbuf_addf(sb, "%s# ", indent);
+	for (; s && *s; s++)
+		kf_strbuf_addch(sb, *s == '\n' ? ' ' : *s);
+	kf_strbuf_addch(sb, '\n');
+}
+
+static bool has_sel(const struct item *it, const char *s)
+{
+	for (size_t i = 0; i < it->nsel; i++)
+		if (!strcmp(it->sel[i], s))
+			return true;
+	return false;
+}
+
+static void progress(const char *msg, void *ctx)
+{
+	(void)ctx;
+	fprintf(stderr, "kfit: %s\n", msg);
+}
+
+/* Compute what one profile selects, from allnoconfig. */
+static int compute_item(struct item *it, prof_db *db, kc_tree *t,
+			const kf_base *base, const char *arch, kf_diags *d)
+{
+	const char *names[1] = {it->profile};
+	prof_set *set = prof_resolve(db, names, 1, d);
+	if (!set)
+		return -1;
+	kf_base_restore(t, base);
+	kf_gen_opts go = {.tree = t, .db = db, .set = set, .arch = arch,
+			  .initramfs = PROF_INITRAMFS_UNKNOWN, .minimize = true};
+	kf_gen_result res;
+	kf_generate(&go, base, &res, d);
+	for (size_t i = 0; i < res.nchanges; i++) {
+		const kf_change *c = &res.changes[i];
+		bool on = !strcmp(c->to, "y") || !strcmp(c->to, "m");
+		const char *why = c->req ? c->req->reason : c->why;
+		if (!c->req) {
+			/* followed from a select or a default: nothing to do */
+			continue;
+		}
+		if (on && kf_sym_selectable(t, c->sym)) {
+			if (c->path && strchr(c->path, ' '))
+				kcomment(&it->selects, "\t", kf_arena_printf(res.arena, "%s (%s:%d)",
+						c->path, c->req->loc.file ? c->req->loc.file : "?",
+						c->req->loc.line));
+			else
+				kcomment(&it->selects, "\t", why);
+			kf_strbuf_addf(&it->selects, "\tselect %s\n", c->sym);
+			KF_GROW(it->sel, it->nsel + 1, it->asel);
+			it->sel[it->nsel++] = kf_xstrdup(c->sym);
+			continue;
+		}
+		/* a value select cannot set: a comment while unmet and a
+		 * fragment line */
+		kf_strbuf_addf(&it->comments, "comment \"%s needs CONFIG_%s=%s\"\n\tdepends on %s && ",
+			       it->profile, c->sym, c->to, it->sym);
+		if (on)
+			kf_strbuf_addf(&it->comments, "!%s\n", c->sym);
+		else if (!strcmp(c->to, "n") || !strcmp(c->to, "absent"))
+			kf_strbuf_addf(&it->comments, "%s\n", c->sym);
+		else {
+			kf_strbuf_addf(&it->comments, "%s != ", c->sym);
+			if (*c->to == '"' || !isdigit((unsigned char)*c->to))
+				kstr(&it->comments, c->to);
+			else
+				kf_strbuf_addstr(&it->comments, c->to);
+			kf_strbuf_addch(&it->comments, '\n');
+		}
+		kf_strbuf_addf(&it->comments, "\thelp\n\t  %s\n\n", why ? why : "");
+		kcomment(&it->fragment, "", kf_arena_printf(res.arena, "%s: %s", it->profile,
+							    why ? why : ""));
+		if (!strcmp(c->to, "n") || !strcmp(c->to, "absent"))
+			kf_strbuf_addf(&it->fragment, "# CONFIG_%s is not set\n", c->sym);
+		else if (kf_sym_is_string(t, c->sym)) {
+			kf_strbuf_addf(&it->fragment, "CONFIG_%s=", c->sym);
+			kstr(&it->fragment, c->to);
+			kf_strbuf_addch(&it->fragment, '\n');
+		} else
+			kf_strbuf_addf(&it->fragment, "CONFIG_%s=%s\n", c->sym, c->to);
+	}
+	for (size_t i = 0; i < res.nunmet; i++)
+		kf_diag_add(d, KF_WARNING, res.unmet[i].req->loc.file,
+			    res.unmet[i].req->loc.line, 0,
+			    "%s: cannot be met on this tree: %s", it->profile,
+			    res.unmet[i].chain);
+	kf_gen_result_release(&res);
+	prof_set_free(set);
+	return 0;
+}
+
+static void emit_item(kf_strbuf *out, struct item *it, struct item *items,
+		      size_t n)
+{
+	kf_strbuf_addf(out, "config %s\n\tbool ", it->sym);
+	kstr(out, it->p->title ? it->p->title : it->profile);
+	kf_strbuf_addch(out, '\n');
+	/* release N selects release N-1 when N keeps everything N-1 selects */
+	struct item *par = NULL;
+	if (it->p->inherit)
+		for (size_t i = 0; i < n; i++)
+			if (!strcmp(items[i].profile, it->p->inherit))
+				par = &items[i];
+	bool chain = par;
+	if (par)
+		for (size_t i = 0; i < par->nsel && chain; i++)
+			if (!has_sel(it, par->sel[i]))
+				chain = false;
+	if (chain) {
+		kf_strbuf_addf(out, "\t# %s builds on %s\n\tselect %s\n", it->profile,
+			       par->profile, par->sym);
+		/* only what the parent does not select already */
+		const char *p = kf_strbuf_str(&it->selects);
+		while (*p) {
+			const char *e1 = strchr(p, '\n');
+			const char *l2 = e1 ? e1 + 1 : p + strlen(p);
+			const char *e2 = strchr(l2, '\n');
+			const char *next = e2 ? e2 + 1 : l2 + strlen(l2);
+			const char *s = strstr(l2, "select ");
+			bool dup = false;
+			if (s && s < next) {
+				char name[256];
+				size_t k = 0;
+				s += 7;
+				while (s[k] && s[k] != '\n' && k < sizeof(name) - 1) {
+					name[k] = s[k];
+					k++;
+				}
+				name[k] = 0;
+				dup = has_sel(par, name);
+			}
+			if (!dup)
+				kf_strbuf_add(out, p, (size_t)(next - p));
+			p = next;
+		}
+	} else {
+		kf_strbuf_addstr(out, kf_strbuf_str(&it->selects));
+	}
+	kf_strbuf_addstr(out, "\thelp\n\t  ");
+	for (const char *s = it->p->title ? it->p->title : it->profile; *s; s++)
+		kf_strbuf_addch(out, *s == '\n' ? ' ' : *s);
+	kf_strbuf_addf(out, ".\n\t  Requirements: kfit profiles show %s\n\n", it->profile);
+	kf_strbuf_addstr(out, kf_strbuf_str(&it->comments));
+}
+
+int cmd_kconfig_menu(int argc, char **argv)
+{
+	const char *tree_arg = NULL, *arch = NULL, *outdir = NULL;
+	bool all = false, install = false, allconfig = false;
+	profcli_opts po;
+	memset(&po, 0, sizeof(po));
+	for (int i = 1; i < argc; i++) {
+		int miss = 0;
+		const char *v;
+		int taken = profcli_arg(&po, argc, argv, &i);
+		if (taken < 0)
+			goto usage;
+		if (taken)
+			continue;
+		if ((v = profcli_optval(argc, argv, &i, "-k", "--kernel", &miss)))
+			tree_arg = v;
+		else if ((v = profcli_optval(argc, argv, &i, "-a", "--arch", &miss)))
+			arch = v;
+		else if ((v = profcli_optval(argc, argv, &i, "-o", "--output", &miss)))
+			outdir = v;
+		else if (miss) {
+			cli_error("kconfig-menu: %s needs a value", argv[i]);
+			goto usage;
+		} else if (!strcmp(argv[i], "--all"))
+			all = true;
+		else if (!strcmp(argv[i], "--install"))
+			install = true;
+		else if (!strcmp(argv[i], "--allconfig"))
+			allconfig = true;
+		else {
+			cli_error("kconfig-menu: unknown argument '%s'", argv[i]);
+			goto usage;
+		}
+	}
+	if (!all && !po.nnames) {
+		cli_error("kconfig-menu: give -p PROFILE... or --all");
+		goto usage;
+	}
+	if (!arch) {
+		struct utsname u;
+		arch = uname(&u) == 0 && !strcmp(u.machine, "aarch64") ? "arm64" : "x86_64";
+	}
+	prof_db *db = profcli_load(&po);
+	/* after loading: -p FILE.kfit names became the profiles it defines */
+	const char **wanted = po.names;
+	size_t nwanted = po.nnames;
+	if (!db) {
+		profcli_release(&po);
+		return KF_EXIT_BAD;
+	}
+	int rc = KF_EXIT_BAD;
+	kf_diags d = KF_DIAGS_INIT;
+	struct item *items = NULL;
+	size_t n = 0, a = 0;
+	/* the profiles: those asked for (and, for releases, the releases they
+	 * inherit, so the menu can chain them), or all of them */
+	for (size_t i = 0; i < prof_db_count(db); i++) {
+		const prof_profile *p = prof_db_get(db, i);
+		if (!prefix_of(p->kind) || p->stem)
+			continue;
+		bool take = all;
+		for (size_t k = 0; k < nwanted && !take; k++) {
+			if (!strcmp(wanted[k], p->name))
+				take = true;
+			/* inherited releases of a wanted distro */
+			long param;
+			const prof_profile *w = prof_db_find(db, wanted[k], &param, NULL);
+			while (w && w->inherit && !take) {
+				if (!strcmp(w->inherit, p->name))
+					take = true;
+				w = prof_db_find(db, w->inherit, &param, NULL);
+			}
+		}
+		if (!take)
+			continue;
+		KF_GROW(items, n + 1, a);
+		memset(&items[n], 0, sizeof(items[n]));
+		items[n].profile = p->name;
+		items[n].p = p;
+		items[n].sym = symify(prefix_of(p->kind), p->name);
+		n++;
+	}
+	for (size_t k = 0; k < nwanted; k++) {
+		bool found = false;
+		for (size_t i = 0; i < n; i++)
+			if (!strcmp(items[i].profile, wanted[k]))
+				found = true;
+		if (!found) {
+			long param;
+			if (prof_db_find(db, wanted[k], &param, &d))
+				kf_diag_add(&d, KF_ERROR, NULL, 0, 0,
+					    "%s: only distro, platform and feature profiles have menu options",
+					    wanted[k]);
+		}
+	}
+	char *tree = NULL, *cache = NULL;
+	kc_tree *t = NULL;
+	kf_base *base = NULL;
+	if (d.nerr)
+		goto out;
+	tree = kf_tree_resolve(tree_arg, progress, NULL, &d);
+	if (!tree)
+		goto out;
+	cache = kf_cache_dir(&d);
+	kc_load_opts lo = {.srctree = tree, .arch = arch, .cache_dir = cache};
+	t = kc_tree_load(&lo, &d);
+	if (!t)
+		goto out;
+	kc_run_opts ro = {.mode = KC_MODE_ALLNOCONFIG, .config = "/dev/null"};
+	kf_strbuf junk = KF_STRBUF_INIT;
+	kc_compute(t, &ro, &junk);
+	kf_strbuf_release(&junk);
+	base = kf_base_snapshot(t);
+	for (size_t i = 0; i < n; i++)
+		if (compute_item(&items[i], db, t, base, arch, &d) < 0)
+			goto out;
+
+	if (allconfig) {
+		kf_strbuf f = KF_STRBUF_INIT;
+		kf_strbuf_addf(&f, "# KCONFIG_ALLCONFIG fragment written by kfit kconfig-menu for");
+		for (size_t k = 0; k < nwanted; k++)
+			kf_strbuf_addf(&f, " %s", wanted[k]);
+		kf_strbuf_addstr(&f, "\n# (needs the Distro menu: kfit kconfig-menu --install)\n");
+		for (size_t k = 0; k < nwanted; k++)
+			for (size_t i = 0; i < n; i++)
+				if (!strcmp(items[i].profile, wanted[k])) {
+					if (items[i].p->kind == PROF_KIND_DISTRO) {
+						char *fam = kf_xstrdup(items[i].profile);
+						char *dash = strrchr(fam, '-');
+						if (dash && isdigit((unsigned char)dash[1]))
+							*dash = 0;
+						char *fsym = symify("DISTRO_FAMILY_", fam);
+						kf_strbuf_addf(&f, "CONFIG_%s=y\n", fsym);
+						free(fsym);
+						free(fam);
+					}
+					kf_strbuf_addf(&f, "CONFIG_%s=y\n", items[i].sym);
+					kf_strbuf_addstr(&f, kf_strbuf_str(&items[i].fragment));
+				}
+		fputs(f.buf, stdout);
+		kf_strbuf_release(&f);
+		rc = KF_EXIT_OK;
+		goto out;
+	}
+
+	kf_strbuf k = KF_STRBUF_INIT;
+	kf_strbuf_addstr(&k,
+			 "# SPDX-License-Identifier: GPL-2.0\n"
+			 "#\n"
+			 "# Distro menu written by `kfit kconfig-menu` from kfit's profile\n"
+			 "# database: what each distribution, platform and feature needs from\n"
+			 "# the kernel, with the reason for every option.  Regenerate it\n"
+			 "# instead of editing it.\n"
+			 "\nmenu \"Distro\"\n\n");
+	/* distributions: a choice of family, then a release */
+	kf_strbuf_addstr(&k, "choice\n\tprompt \"Distribution\"\n\tdefault DISTRO_NONE\n\thelp\n"
+			     "\t  Pick the distribution this kernel is for; its release below\n"
+			     "\t  then selects what that release's userspace needs.\n\n"
+			     "config DISTRO_NONE\n\tbool \"none\"\n\n");
+	char **fams = NULL;
+	size_t nf = 0, af = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (items[i].p->kind != PROF_KIND_DISTRO)
+			continue;
+		/* family: the name without its release */
+		char *fam = kf_xstrdup(items[i].profile);
+		char *dash = strrchr(fam, '-');
+		if (dash && isdigit((unsigned char)dash[1]))
+			*dash = 0;
+		char *fsym = symify("DISTRO_FAMILY_", fam);
+		items[i].family = fsym;
+		bool seen = false;
+		for (size_t f = 0; f < nf; f++)
+			if (!strcmp(fams[f], fsym))
+				seen = true;
+		if (!seen) {
+			KF_GROW(fams, nf + 1, af);
+			fams[nf++] = kf_xstrdup(fsym);
+			kf_strbuf_addf(&k, "config %s\n\tbool ", fsym);
+			kstr(&k, fam);
+			kf_strbuf_addstr(&k, "\n\n");
+		}
+		free(fam);
+	}
+	kf_strbuf_addstr(&k, "endchoice\n\n");
+	for (size_t f = 0; f < nf; f++) {
+		kf_strbuf_addf(&k, "if %s\n\n", fams[f]);
+		for (size_t i = 0; i < n; i++)
+			if (items[i].family && !strcmp(items[i].family, fams[f]))
+				emit_item(&k, &items[i], items, n);
+		kf_strbuf_addf(&k, "endif # %s\n\n", fams[f]);
+	}
+	kf_strbuf_addstr(&k, "comment \"Platforms\"\n\n");
+	for (size_t i = 0; i < n; i++)
+		if (items[i].p->kind == PROF_KIND_PLATFORM)
+			emit_item(&k, &items[i], items, n);
+	kf_strbuf_addstr(&k, "comment \"Features\"\n\n");
+	for (size_t i = 0; i < n; i++)
+		if (items[i].p->kind == PROF_KIND_FEATURE)
+			emit_item(&k, &items[i], items, n);
+	kf_strbuf_addstr(&k, "endmenu\n");
+
+	char *dir = outdir ? kf_xstrdup(outdir) : kf_xasprintf("%s/distro", tree);
+	char *path = kf_xasprintf("%s/Kconfig", dir);
+	kf_mkdir_p(dir, 0755);
+	if (kf_write_file_atomic(path, k.buf, k.len, false, &d) == 0) {
+		fprintf(stderr, "kfit: wrote %s (%zu options)\n", path, n);
+		rc = KF_EXIT_OK;
+	}
+	if (rc == KF_EXIT_OK && install) {
+		char *top = kf_xasprintf("%s/Kconfig", tree);
+		kf_strbuf tk = KF_STRBUF_INIT;
+		if (kf_read_file(top, &tk, &d) == 0) {
+			if (!strstr(kf_strbuf_str(&tk), "source \"distro/Kconfig\"")) {
+				if (tk.len && tk.buf[tk.len - 1] != '\n')
+					kf_strbuf_addch(&tk, '\n');
+				kf_strbuf_addstr(&tk, "\nsource \"distro/Kconfig\"\n");
+				if (kf_write_file_atomic(top, tk.buf, tk.len, false, &d) == 0)
+					fprintf(stderr, "kfit: added source \"distro/Kconfig\" to %s\n", top);
+				else
+					rc = KF_EXIT_BAD;
+			}
+		} else
+			rc = KF_EXIT_BAD;
+		kf_strbuf_release(&tk);
+		free(top);
+	}
+	free(path);
+	free(dir);
+	kf_strbuf_release(&k);
+	for (size_t f = 0; f < nf; f++)
+		free(fams[f]);
+	free(fams);
+out:
+	cli_print_diags(&d);
+	kf_diags_release(&d);
+	for (size_t i = 0; i < n; i++) {
+		free(items[i].sym);
+		free(items[i].family);
+		kf_strbuf_release(&items[i].selects);
+		kf_strbuf_release(&items[i].comments);
+		kf_strbuf_release(&items[i].fragment);
+		for (size_t s = 0; s < items[i].nsel; s++)
+			free(items[i].sel[s]);
+		free(items[i].sel);
+	}
+	free(items);
+	kf_base_free(base);
+	kc_tree_free(t);
+	free(tree);
+	free(cache);
+	prof_db_free(db);
+	profcli_release(&po);
+	return rc;
+usage:
+	profcli_release(&po);
+	fputs(cmd_kconfig_menu_usage, stderr);
+	return KF_EXIT_BAD;
+}
