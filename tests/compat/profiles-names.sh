@@ -1,0 +1,43 @@
+#!/bin/bash
+# profiles-names.sh - the profile names other tools and tests rely on (the
+# list in issue 4) all resolve, and a missing release is an error that
+# lists the known releases of that distribution.
+set -uo pipefail
+ROOT=${ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
+KFIT=${KFIT:-$ROOT/build/kfit}
+cd "$ROOT" || exit 2
+
+names="debian-10 debian-11 debian-12 debian-13
+ubuntu-20.04 ubuntu-22.04 ubuntu-24.04 ubuntu-25.04
+fedora-38 fedora-39 fedora-40 fedora-41 fedora-42 fedora-43
+centos-stream-9 centos-stream-10
+opensuse-leap-15.6 opensuse-leap-16.0 opensuse-tumbleweed arch
+alpine-3.13 alpine-3.14 alpine-3.15 alpine-3.16 alpine-3.17 alpine-3.18
+alpine-3.19 alpine-3.20 alpine-3.21 alpine-3.22
+gentoo-openrc gentoo-systemd nixos
+systemd-208 systemd-256 systemd-260 systemd-999 openrc
+docker podman lxc flatpak snapd kvm-host nftables iptables-legacy wireguard
+nfs-client cifs btrfs lvm-luks md-raid zram bpftrace apparmor selinux
+kvm-guest xen-guest hyperv-guest vmware-guest virtualbox-guest wsl2 aws gcp
+azure laptop desktop server"
+
+for n in $names; do
+	if out=$("$KFIT" profiles show "$n" --json 2>&1) && jq -e '.requirements | length > 0' <<<"$out" >/dev/null; then
+		echo "ok $n"
+	else
+		echo "not ok $n"
+		head -n 5 <<<"$out" | sed 's/^/  | /'
+	fi
+done
+
+# kinds: every distro release is kind distro
+bad=$("$KFIT" profiles --json | jq -r '.profiles[] | select((.name | test("^(debian|ubuntu|fedora|centos-stream|opensuse|alpine|gentoo)-")) and .kind != "distro") | .name')
+if [ -z "$bad" ]; then echo "ok distro-kinds"; else echo "not ok distro-kinds"; echo "  not kind distro: $bad"; fi
+
+out=$("$KFIT" profiles show fedora-44 2>&1)
+if [ $? -eq 2 ] && grep -q "unknown profile 'fedora-44' (known: fedora-38, fedora-39, fedora-40, fedora-41, fedora-42, fedora-43)" <<<"$out"; then
+	echo "ok missing-release"
+else
+	echo "not ok missing-release"
+	sed 's/^/  | /' <<<"$out"
+fi
