@@ -944,7 +944,11 @@ int prof_db_add_dir(prof_db *db, const char *dir, kf_diags *d)
 	int rc = 0;
 	for (size_t i = 0; i < n; i++) {
 		size_t l = strlen(names[i]);
-		if (kf_is_dir(names[i])) {
+		struct stat st;
+		/* symlinked directories are not followed: a link loop would
+		 * load the same files again and again */
+		bool real_dir = lstat(names[i], &st) == 0 && S_ISDIR(st.st_mode);
+		if (real_dir) {
 			if (prof_db_add_dir(db, names[i], d) < 0)
 				rc = -1;
 		} else if (l > 5 && !strcmp(names[i] + l - 5, ".kfit")) {
