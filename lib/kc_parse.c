@@ -178,9 +178,12 @@ void kc_pp_error(kc_tree *t, const char *fmt, ...)
 	kf_strbuf sb = KF_STRBUF_INIT;
 	kf_strbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);
-	const char *file = t->lx && t->lx->f ? t->lx->f->name : "<none>";
+	/* before parsing: a command of the top Makefile's (CC_VERSION_TEXT) */
+	char *mk = t->lx && t->lx->f ? NULL : kf_xasprintf("%s/Makefile", t->srctree);
+	const char *file = mk ? mk : t->lx->f->name;
 	kf_diag_add(t->diags, KF_ERROR, file, kc_lex_lineno(t), 0, "%s",
 		    kf_strbuf_str(&sb));
+	free(mk);
 	kf_strbuf_release(&sb);
 	if (t->lx)
 		t->lx->fatal = true;
