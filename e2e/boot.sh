@@ -73,7 +73,8 @@ else
 	echo "$res" | grep -q '^done' && echo "ok journal" >/dev/null
 fi
 
-# Boot time: kernel (+ initrd) time plus userspace time to multi-user.target.
+# Boot time: the guest reports multi-user.target's activation time on
+# the monotonic clock; systemd-analyze's kernel (+ initrd) part is kept too.
 sa=$(echo "$res" | sed -n 's/^info systemd-analyze: //p')
 echo "$sa" | sed 's/^/    /'
 startup=$(echo "$sa" | sed -n 's/^Startup finished in //p' | head -n 1)
@@ -85,9 +86,8 @@ ksec=0
 for part in $(echo "$startup" | sed 's/ = .*//; s/ + /\n/g' | grep -E '\((kernel|initrd)\)' | sed 's/ *(.*//; s/ /_/g'); do
 	ksec=$(awk -v a="$ksec" -v b="$(tosec "$(echo "$part" | tr '_' ' ')")" 'BEGIN{printf "%.2f", a+b}')
 done
-mu=$(echo "$sa" | sed -n 's/^multi-user.target reached after \(.*\) in userspace.*/\1/p')
-mus=$(tosec "$mu")
-boot=$(awk -v a="$ksec" -v b="$mus" 'BEGIN{printf "%.2f", a+b}')
+boot=$(echo "$res" | sed -n 's/^info multi-user-seconds: //p')
+[ -n "$boot" ] || boot=-
 failed=$(echo "$res" | sed -n 's/^info failed-units: //p')
 nfail=0
 [ "$failed" = none ] || [ -z "$failed" ] || nfail=$(echo "$failed" | wc -w)

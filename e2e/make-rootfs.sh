@@ -21,8 +21,21 @@ img=$cache/rootfs-$suite.ext4
 stamp=$img.stamp
 mkdir -p "$cache/stock"
 
-sum=$(cat "$0" "$here"/guest/* | sha256sum | cut -d' ' -f1)
+# The check script is copied into the image on every run (debugfs, no
+# rebuild), so changing the checks costs nothing; the rest is stamped.
+sync_check() {
+	debugfs -w -R "rm /usr/local/sbin/kfit-e2e-check" "$img" >/dev/null 2>&1 || true
+	debugfs -w -R "write $here/guest/kfit-e2e-check /usr/local/sbin/kfit-e2e-check" "$img" >/dev/null 2>&1
+	debugfs -w -R "sif /usr/local/sbin/kfit-e2e-check mode 0100755" "$img" >/dev/null 2>&1
+	debugfs -R "cat /usr/local/sbin/kfit-e2e-check" "$img" 2>/dev/null |
+		cmp -s - "$here/guest/kfit-e2e-check" || {
+		echo "make-rootfs.sh: could not copy the check script into $img" >&2
+		exit 1
+	}
+}
+sum=$(cat "$0" "$here/guest/kfit-e2e.service" "$here/guest/20-wired.network" | sha256sum | cut -d' ' -f1)
 if [ -f "$img" ] && [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$sum" ]; then
+	sync_check
 	echo "make-rootfs.sh: $img up to date"
 	exit 0
 fi
@@ -79,6 +92,7 @@ fi
 
 mkfs.ext4 -q -L root -d "$dir" "$img.tmp" 2G
 mv "$img.tmp" "$img"
+sync_check
 rm -rf "$dir"
 echo "$sum" >"$stamp"
 echo "make-rootfs.sh: wrote $img"
