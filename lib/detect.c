@@ -8,6 +8,7 @@
  * reasons naming the device.  docs/detect.md has the rules.
  */
 #include "detect_internal.h"
+#include "kfit/dotconfig.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -913,7 +914,41 @@ static bool path_under(const char *dev, const rootdevs *rd)
 	return false;
 }
 
-static void match_devices(dctx *c, const rootdevs *rd)
+/* One module that claims a device, with what it needs. */
+typedef struct cand {
+	const kf_alias *al;    /* the alias that matched */
+	const kf_modinfo *mi;  /* the module, or NULL */
+	const char *sym;       /* its symbol, or NULL */
+	const char *mk;        /* Makefile naming it */
+	int mkline;            /* its line */
+	int score;             /* preference, higher first */
+} cand;
+
+/* Literal characters of a pattern: a specific ID beats a class match. */
+static int specificity(const char *p)
+{
+	int n = 0;
+	for (; *p; p++)
+		n += *p != '*' && *p != '?';
+	return n;
+}
+
+/* Driver and module names compare with '-' and '_' equal. */
+static bool name_eq(const char *a, const char *b)
+{
+	for (; *a && *b; a++, b++)
+		if ((*a == '-' ? '_' : *a) != (*b == '-' ? '_' : *b))
+			return false;
+	return !*a && !*b;
+}
+
+/*
+ * Every module that claims a device could drive it, and some exclude each
+ * other (button / tiny_power_button, usbhid / usbkbd), so one is required
+ * and the others recommended: the one bound to the device in the snapshot,
+ * else one its running config enables, else the most specific match.
+ */
+static void match_devices(dctx *c, const rootdevs *rd, const kf_dotconfig *cfg)
 {
 	kf_detect *det = c->det;
 	kf_aliasdb *db = c->o->aliases;
@@ -928,85 +963,110 @@ static void match_devices(dctx *c, const rootdevs *rd)
 			n = kf_aliasdb_match(db, dv->modalias, idx, cap);
 		}
 		/* a bound driver no table claims (built-in drivers export no
-		   aliases): its platform driver name, or a module of that name */
-		size_t bound_alias = (size_t)-1;
+		   aliases): its platform driver name */
+		bool by_bound = false;
 		if (!n && dv->bound) {
 			char *pn = kf_xasprintf("platform:%s", dv->bound);
-			for (size_t k = 0; k < db->naliases && bound_alias == (size_t)-1; k++)
+			for (size_t k = 0; k < db->naliases && !n; k++)
 				if (db->aliases[k].origin == KF_ALIAS_DRVNAME &&
-				    !strcmp(db->aliases[k].pattern, pn))
-					bound_alias = k;
+				    !strcmp(db->aliases[k].pattern, pn)) {
+					idx[0] = k;
+					n = 1;
+					by_bound = true;
+				}
 			free(pn);
-			if (bound_alias != (size_t)-1) {
-				idx[0] = bound_alias;
-				n = 1;
-			}
 		}
 		const char **mods = kf_arena_alloc(c->a, (n + 1) * sizeof(char *));
 		const char **syms = kf_arena_alloc(c->a, (n + 1) * sizeof(char *));
+		cand *cs = kf_xcalloc(n + 1, sizeof(cand));
 		size_t nm = 0;
 		bool cpu = !strncmp(dv->modalias, "cpu:", 4);
 		for (size_t k = 0; k < n; k++) {
 			const kf_alias *al = &db->aliases[idx[k]];
-			bool dup = false;
-			for (size_t j = 0; j < nm; j++)
+			size_t j;
+			for (j = 0; j < nm; j++)
 				if (!strcmp(mods[j], al->module))
-					dup = true;
-			if (dup)
-				continue;
+					break;
+			bool src = al->origin == KF_ALIAS_SOURCE || al->origin == KF_ALIAS_DRVNAME;
 			const kf_modinfo *mi = kf_aliasdb_module(db, al->module);
-			/* a source alias knows its object's symbol; modules.alias
-			   names a module, whose symbol the tree's Makefiles give */
-			const char *sym = al->origin == KF_ALIAS_SOURCE || al->origin == KF_ALIAS_DRVNAME
-						  ? al->symbol
-						  : mi ? mi->symbol : NULL;
-			const char *mk = al->origin == KF_ALIAS_SOURCE || al->origin == KF_ALIAS_DRVNAME
-						 ? al->makefile
-						 : mi ? mi->makefile : NULL;
-			int mkline = al->origin == KF_ALIAS_SOURCE || al->origin == KF_ALIAS_DRVNAME
-					     ? al->mkline
-					     : mi ? mi->line : 0;
+			const char *sym = src ? al->symbol : mi ? mi->symbol : NULL;
+			int score = specificity(al->pattern);
+			if (j < nm) {
+				/* the same module again: keep the better alias */
+				if (!cs[j].sym && sym) {
+					cs[j].al = al;
+					cs[j].sym = sym;
+					cs[j].mk = src ? al->makefile : mi ? mi->makefile : NULL;
+					cs[j].mkline = src ? al->mkline : mi ? mi->line : 0;
+					syms[j] = sym;
+				}
+				if (score > cs[j].score % 1000)
+					cs[j].score = cs[j].score - cs[j].score % 1000 + score;
+				continue;
+			}
+			cs[nm] = (cand){al, mi, sym, src ? al->makefile : mi ? mi->makefile : NULL,
+					src ? al->mkline : mi ? mi->line : 0, score};
+			if (dv->bound && (name_eq(dv->bound, al->module) || by_bound))
+				cs[nm].score += 100000;
+			if (cfg && sym) {
+				const char *v = kf_dotconfig_get(cfg, sym);
+				if (v && (!strcmp(v, "y") || !strcmp(v, "m")))
+					cs[nm].score += 10000;
+			}
 			mods[nm] = al->module;
 			syms[nm] = sym;
 			nm++;
-			if (!sym)
-				continue;
-			const char *via = bound_alias != (size_t)-1 ? " (the driver bound to it)"
-					  : al->origin == KF_ALIAS_MODULES ? " (modules.alias)"
-					  : al->origin == KF_ALIAS_BUILTIN ? " (modules.builtin.modinfo)"
-					  : "";
-			char *reason = kf_arena_printf(c->a, "%s → %s → CONFIG_%s (%s:%d)%s", dv->desc,
-						       al->module, sym, mk ? mk : "?", mkline, via);
-			kf_hwreq *h = hw_add(c, sym, KF_HW_ENABLED,
-					     cpu ? KF_HW_RECOMMEND : KF_HW_REQUIRE, dv->boot, reason);
-			if (!h->device) {
-				h->device = dv->path;
-				h->module = al->module;
-				h->makefile = mk;
-				h->line = mkline;
-				if (mi) {
-					h->firmware = (const char **)mi->firmware;
-					h->nfirmware = mi->nfirmware;
-				}
-			}
-			if (al->part_symbol && strcmp(al->part_symbol, sym)) {
-				char *r2 = kf_arena_printf(c->a, "%s → %s (the part of %s with its ID table) → CONFIG_%s",
-							   dv->desc, al->file ? al->file : "?",
-							   al->module, al->part_symbol);
-				kf_hwreq *h2 = hw_add(c, al->part_symbol, KF_HW_ENABLED,
-						      cpu ? KF_HW_RECOMMEND : KF_HW_REQUIRE,
-						      dv->boot, r2);
-				if (!h2->device) {
-					h2->device = dv->path;
-					h2->module = al->module;
-				}
-			}
 		}
 		dv->modules = mods;
 		dv->symbols = syms;
 		dv->nmodules = nm;
 		if (!nm)
 			det->unmatched++;
+		/* the preferred candidate with a symbol */
+		size_t best = (size_t)-1;
+		for (size_t k = 0; k < nm; k++)
+			if (cs[k].sym && (best == (size_t)-1 || cs[k].score > cs[best].score))
+				best = k;
+		for (size_t k = 0; k < nm; k++) {
+			const cand *cd = &cs[k];
+			if (!cd->sym)
+				continue;
+			const kf_alias *al = cd->al;
+			const char *via = by_bound ? " (the driver bound to it)"
+					  : al->origin == KF_ALIAS_MODULES ? " (modules.alias)"
+					  : al->origin == KF_ALIAS_BUILTIN ? " (modules.builtin.modinfo)"
+					  : "";
+			char *reason = kf_arena_printf(c->a, "%s → %s → CONFIG_%s (%s:%d)%s%s", dv->desc,
+						       al->module, cd->sym, cd->mk ? cd->mk : "?",
+						       cd->mkline, via,
+						       k == best ? "" : " (another driver for it is required)");
+			kf_hw_level lvl = cpu || k != best ? KF_HW_RECOMMEND : KF_HW_REQUIRE;
+			kf_hwreq *h = hw_add(c, cd->sym, KF_HW_ENABLED, lvl, k == best && dv->boot, reason);
+			if (!h->device || (lvl == KF_HW_REQUIRE && h->level == KF_HW_REQUIRE &&
+					   strstr(h->reason, "(another driver"))) {
+				h->reason = reason;
+				h->device = dv->path;
+				h->module = al->module;
+				h->makefile = cd->mk;
+				h->line = cd->mkline;
+				if (cd->mi) {
+					h->firmware = (const char **)cd->mi->firmware;
+					h->nfirmware = cd->mi->nfirmware;
+				}
+			}
+			if (al->part_symbol && strcmp(al->part_symbol, cd->sym)) {
+				char *r2 = kf_arena_printf(c->a, "%s → %s (the part of %s with its ID table) → CONFIG_%s",
+							   dv->desc, al->file ? al->file : "?",
+							   al->module, al->part_symbol);
+				kf_hwreq *h2 = hw_add(c, al->part_symbol, KF_HW_ENABLED, lvl,
+						      k == best && dv->boot, r2);
+				if (!h2->device) {
+					h2->device = dv->path;
+					h2->module = al->module;
+				}
+			}
+		}
+		free(cs);
 	}
 	free(idx);
 }
@@ -1261,8 +1321,19 @@ kf_detect *kf_detect_run(const kf_detect_opts *o, kf_diags *d)
 			kf_aliasdb_add_builtin_modinfo(o->aliases, p, d);
 		free(p);
 	}
-	if (o->aliases)
-		match_devices(&c, &rd);
+	if (o->aliases) {
+		kf_dotconfig *cfg = NULL;
+		if (det->running_config) {
+			char *p = root_path(&c, det->running_config);
+			kf_diags ignore = KF_DIAGS_INIT;
+			cfg = kf_dotconfig_load(p, &ignore);
+			kf_diags_release(&ignore);
+			free(p);
+		}
+		match_devices(&c, &rd, cfg);
+		if (cfg)
+			kf_dotconfig_free(cfg);
+	}
 	fact_requirements(&c, cpuinfo);
 	for (size_t i = 0; i < rd.n; i++)
 		free(rd.v[i]);

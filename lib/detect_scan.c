@@ -1690,8 +1690,12 @@ static void scan_release(scan *s)
 int kf_aliasdb_scan_tree(kf_aliasdb *db, const char *tree, const char *arch, bool use_cache,
 			 kf_detect_progress_fn *progress, void *ctx, kf_diags *d)
 {
-	if (!arch)
+	/* SRCARCH from what make's ARCH= or uname -m say */
+	if (!arch || !strcmp(arch, "x86_64") || !strcmp(arch, "i386") || !strcmp(arch, "i686") ||
+	    !strcmp(arch, "x86_32") || !strcmp(arch, "amd64"))
 		arch = "x86";
+	else if (!strcmp(arch, "aarch64"))
+		arch = "arm64";
 	char *kv = kf_tree_kernelversion(tree, d);
 	if (!kv)
 		return -1;

@@ -94,7 +94,8 @@ void kf_aliasdb_free(kf_aliasdb *db);
 
 /*
  * Derive aliases and module symbols from the driver sources and Makefiles
- * of tree for arch (SRCARCH: "x86", "arm64"; NULL: x86).  The result is
+ * of tree for arch (SRCARCH "x86", "arm64", or make's ARCH "x86_64",
+ * "i386"; NULL: x86).  The result is
  * cached in CACHE/detect/ keyed on the tree's path, version and the
  * Makefile's mtime; when use_cache and a cache file exists it is read
  * instead.  progress (may be NULL) hears about a scan before it starts.
