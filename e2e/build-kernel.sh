@@ -39,8 +39,12 @@ mkdir -p "$obj"
 cp "$dir/config.new" "$obj/.config"
 jobs=$(nproc)
 echo "build-kernel.sh: $ver: building bzImage with -j$jobs in $obj (log: $dir/build.log)"
+# Wall time depends on what else runs on the machine; GNU time's CPU
+# seconds (user + sys of make and its children) do not, so both are kept,
+# with the load average at the end.
 start=$(date +%s)
-if ! make -C "$tree" O="$obj" ARCH=x86_64 -j"$jobs" bzImage >"$dir/build.log" 2>&1; then
+if ! /usr/bin/time -f '%U %S' -o "$dir/build.time" \
+	make -C "$tree" O="$obj" ARCH=x86_64 -j"$jobs" bzImage >"$dir/build.log" 2>&1; then
 	tail -n 40 "$dir/build.log" >&2
 	echo "build-kernel.sh: $ver: kernel build failed (log: $dir/build.log)" >&2
 	exit 1
@@ -59,6 +63,8 @@ cp "$dir/config.new" "$dir/config.built"
 	echo "opts_m=$(grep -c '=m$' "$dir/config.built" || true)"
 	echo "build_seconds=$((end - start))"
 	echo "build_jobs=$jobs"
+	echo "build_cpu_seconds=$(awk '{printf "%d", $1 + $2}' "$dir/build.time")"
+	echo "build_loadavg=$(cut -d' ' -f1-3 /proc/loadavg)"
 	echo "bzimage_bytes=$(stat -c %s "$dir/bzImage")"
 } >"$dir/result.env"
 cat "$dir/result.env"

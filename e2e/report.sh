@@ -42,7 +42,7 @@ row() { # NAME CONFIG DIR
 	r=$3/result.env b=$3/boot/boot.env
 	pass=$(get "$b" boot_pass)
 	case $pass in 1) st=pass ;; 0) st="**fail**" ;; *) st="not booted" ;; esac
-	echo "| $1 | $2 | $(get "$r" opts_y) | $(get "$r" opts_m) | $(mmss "$(get "$r" build_seconds)") ($(get "$r" build_jobs) jobs) | $(mib "$(get "$r" bzimage_bytes)") | none | $(secs "$(get "$b" boot_multi_user_seconds)") | $(secs "$(get "$b" boot_wall_seconds)") | $(get "$b" failed_units) | $st |"
+	echo "| $1 | $2 | $(get "$r" opts_y) | $(get "$r" opts_m) | $(mmss "$(get "$r" build_seconds)") wall, -j$(get "$r" build_jobs), load $(get "$r" build_loadavg | cut -d' ' -f1); $(mmss "$(get "$r" build_cpu_seconds)") CPU | $(mib "$(get "$r" bzimage_bytes)") | none | $(secs "$(get "$b" boot_multi_user_seconds)") | $(secs "$(get "$b" boot_wall_seconds)") | $(get "$b" failed_units) | $st |"
 }
 row "kfit, Debian 6.1 tree ($(get "$cache/k61/result.env" version))" "debian-12 + kvm-guest" "$cache/k61"
 row "kfit, Debian 6.12 tree ($(get "$cache/k612/result.env" version))" "debian-13 + kvm-guest" "$cache/k612"

@@ -10,7 +10,7 @@ set -eu
 PACKAGES="
 	mmdebstrap qemu-system-x86 e2fsprogs
 	debian-archive-keyring
-	libelf-dev libssl-dev cpio kmod bc flex bison
+	libelf-dev libssl-dev cpio kmod bc flex bison time xz-utils
 "
 
 missing=
