@@ -593,9 +593,12 @@ static void detect_virt(dctx *c, const char *cpuinfo)
 		set_virt(c, "wsl2", "proc/version names Microsoft/WSL");
 	if (hyp && !strcmp(hyp, "xen"))
 		set_virt(c, "xen", "sys/hypervisor/type is xen");
+	bool hv = has_cpu_flag(cpuinfo, "hypervisor");
 	if (dmi_has(sysv, "Amazon EC2") || dmi_has(biosv, "Amazon EC2")) {
 		det->cloud = "aws";
-		set_virt(c, "kvm", kf_arena_printf(c->a, "DMI %s (EC2 Nitro)", dmi));
+		/* *.metal instances say Amazon EC2 too, without a hypervisor */
+		if (hv)
+			set_virt(c, "kvm", kf_arena_printf(c->a, "DMI %s (EC2 Nitro)", dmi));
 	}
 	if (dmi_has(biosver, "amazon")) {
 		det->cloud = "aws";
@@ -623,7 +626,6 @@ static void detect_virt(dctx *c, const char *cpuinfo)
 		set_virt(c, "firecracker", "ACPI tables with OEM ID FIRECK");
 	(void)board;
 	/* device IDs: virtio, VMware, VirtualBox, Hyper-V, Xen platform */
-	bool hv = has_cpu_flag(cpuinfo, "hypervisor");
 	for (size_t i = 0; i < det->ndevices && !det->virt; i++) {
 		const char *m = det->devices[i].modalias;
 		if (!strncmp(m, "pci:v000015AD", 13))
@@ -680,7 +682,8 @@ static void detect_virt(dctx *c, const char *cpuinfo)
 			    kf_arena_printf(c->a, "virtualization %s: %s", det->virt, det->virt_why));
 	if (det->cloud)
 		add_profile(c, det->cloud, PROF_KIND_PLATFORM,
-			    kf_arena_printf(c->a, "cloud %s: %s", det->cloud, det->virt_why));
+			    kf_arena_printf(c->a, "cloud %s: DMI %s%s%s", det->cloud, dmi,
+					    biosver ? ", bios_version " : "", biosver ? biosver : ""));
 	if (det->chassis)
 		add_profile(c, det->chassis, PROF_KIND_PLATFORM,
 			    kf_arena_printf(c->a, "DMI chassis_type %d", t));
