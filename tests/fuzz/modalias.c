@@ -1,0 +1,39 @@
+/*
+ * modalias.c - fuzz target for the modalias matcher (lib/detect_alias.c):
+ * the input is read as a modules.alias file, as a modules.builtin.modinfo
+ * file and as kfit's own alias cache file, and then every one of its
+ * first 32 lines is matched as a modalias against what was loaded.
+ */
+#include "fuzz_common.h"
+#include "detect_internal.h"
+#include "kfit/detect.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *path = fz_write("modules.alias", data, size);
+	kf_diags d = KF_DIAGS_INIT;
+	kf_aliasdb *db = kf_aliasdb_new();
+	kf_aliasdb_add_modules_alias(db, path, &d);
+	kf_aliasdb_add_builtin_modinfo(db, path, &d);
+	kf_aliasdb *cache = kf_aliasdb_new();
+	kf_aliasdb_load(cache, path, &d);
+
+	char *text = kf_xstrndup((const char *)data, size);
+	char *s = text;
+	for (int i = 0; i < 32 && s; i++) {
+		char *e = strchr(s, '\n');
+		if (e)
+			*e = 0;
+		size_t out[8];
+		kf_aliasdb_match(db, s, out, 8);
+		kf_aliasdb_match(cache, s, out, 8);
+		(void)kf_aliasdb_module(db, s);
+		s = e ? e + 1 : NULL;
+	}
+	free(text);
+	kf_aliasdb_free(cache);
+	kf_aliasdb_free(db);
+	kf_diags_release(&d);
+	free(path);
+	return 0;
+}
