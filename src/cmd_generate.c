@@ -589,6 +589,7 @@ fail:
 	kf_diags_release(&d);
 	rc = KF_EXIT_BAD;
 done:
+	kf_diags_release(&d); /* what kc_config_write added (its note) */
 	kf_gen_result_release(&res);
 	kf_base_free(snap);
 	kc_tree_free(t);
