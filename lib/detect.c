@@ -865,7 +865,8 @@ static void walk_devices(dctx *c, const char *rel, int depth)
 	closedir(dh);
 	if (has)
 		add_device(c, rel);
-	qsort(subs, n, sizeof(char *), cmp_str);
+	if (n) /* qsort(NULL, 0) is undefined (UBSan) */
+		qsort(subs, n, sizeof(char *), cmp_str);
 	for (size_t i = 0; i < n; i++) {
 		walk_devices(c, subs[i], depth + 1);
 		free(subs[i]);
