@@ -12,6 +12,8 @@
 #   MODE   olddefconfig alldefconfig allnoconfig allyesconfig allmodconfig
 #          defconfig tinyconfig listnewconfig savedefconfig, or
 #          defconfig:NAME   (make NAME  vs  kfit defconfig ARCHDIR/configs/NAME)
+#          (tinyconfig runs with the config in the O dir's .config, as
+#          6.1's tiny.config rule ignores KCONFIG_CONFIG; see oracle())
 #          randconfig       (not byte for byte: kfit's result must be a
 #                           fixpoint of the kernel's olddefconfig, and print
 #                           the same KCONFIG_SEED line)
@@ -204,7 +206,8 @@ oracle() {
 	make_input "$input" "$dir/.config" || return 1
 	if [[ $tree == "$CACHE"/trees/* ]]; then
 		key=$({
-			echo "$HOST_ID $tree $arch $mode"
+			# (tinyconfig@odir: how tinyconfig is run, see below)
+			echo "$HOST_ID $tree $arch ${mode/#tinyconfig/tinyconfig@odir}"
 			for kv in "$@"; do
 				echo "$kv"
 				case ${kv#*=} in @frag:*) ;; /*) [ -f "${kv#*=}" ] && sha256sum <"${kv#*=}" ;; esac
@@ -221,9 +224,26 @@ oracle() {
 	odir=$("$ROOT/scripts/oracle.sh" "$tree" "$arch" "$SLOT") || return 1
 	case $mode in defconfig:*) target=${mode#defconfig:} ;; esac
 	rm -f "$odir/defconfig"
-	(cd "$dir" && env "${envs[@]}" make -s -C "$tree" O="$odir" ARCH="$arch" \
-		KCONFIG_CONFIG="$dir/.config" "$target") >"$dir/stdout" 2>"$dir/stderr" </dev/null
-	echo $? >"$dir/exit"
+	if [ "$mode" = tinyconfig ]; then
+		# 6.1's %.config rule (tiny.config) merges into the O dir's
+		# `.config` whatever KCONFIG_CONFIG says (6.12 fixed that), so
+		# with KCONFIG_CONFIG set the kernel's answer would depend on a
+		# stale O/.config.  Run it the way that works on every tree:
+		# the config in O/.config, KCONFIG_CONFIG unset.
+		rm -f "$odir/.config" "$odir/.config.old"
+		[ -e "$dir/.config" ] && cp "$dir/.config" "$odir/.config"
+		(cd "$dir" && env "${envs[@]}" make -s -C "$tree" O="$odir" ARCH="$arch" \
+			"$target") >"$dir/stdout" 2>"$dir/stderr" </dev/null
+		echo $? >"$dir/exit"
+		rm -f "$dir/.config"
+		[ -f "$odir/.config" ] && mv "$odir/.config" "$dir/.config"
+		rm -f "$odir/.config.old"
+		sed -i -E -e "s|$odir/\.config|$dir/.config|g" -e "s|^\.config:|$dir/.config:|" "$dir/stderr"
+	else
+		(cd "$dir" && env "${envs[@]}" make -s -C "$tree" O="$odir" ARCH="$arch" \
+			KCONFIG_CONFIG="$dir/.config" "$target") >"$dir/stdout" 2>"$dir/stderr" </dev/null
+		echo $? >"$dir/exit"
+	fi
 	normalise_stderr "$dir/stderr" "$dir"
 	sed -i "s|$dir|@D@|g" "$dir/stdout"
 	rm -f "$dir/result"
