@@ -684,7 +684,7 @@ static bool set_all_new_symbols_v1(kc_tree *t, enum def_mode mode,
 
 	for_all_symbols(t, i, sym)
 	{
-		if (sym_has_value(sym) || (sym->flags & SYMBOL_VALID))
+		if (sym_has_value(sym) || sym_is_valid(t, sym))
 			continue;
 		switch (sym_get_type(t, sym)) {
 		case S_BOOLEAN:

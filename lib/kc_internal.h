@@ -110,6 +110,7 @@ struct kc_sym {
 	size_t amenus;           /* V2: capacity of menus */
 	kc_menu *choice;         /* V2: the choice whose member list holds us */
 	unsigned seq;            /* creation order, for stable sorting */
+	unsigned gen;            /* value generation curr was computed in */
 };
 
 enum kc_prop_type {
@@ -200,6 +201,8 @@ struct kc_tree {
 	bool conf_changed;       /* conf_set_changed state */
 	int nerrors;             /* parse errors */
 	int trans_count;         /* simplifications made by an expr pass */
+	unsigned gen;            /* value generation: sym_clear_all_valid()
+				    bumps it instead of touching every symbol */
 	kc_expr *expr_free;      /* recycled expression nodes */
 	/* preprocessor */
 	kc_var *vars;            /* variables */
@@ -318,6 +321,18 @@ static inline bool sym_is_optional(kc_sym *sym)
 {
 	return sym->flags & SYMBOL_OPTIONAL ? true : false;
 }
+/* SYMBOL_VALID of the current generation (constants are always valid). */
+static inline bool sym_is_valid(const kc_tree *t, const kc_sym *sym)
+{
+	return (sym->flags & SYMBOL_VALID) &&
+	       (sym->gen == t->gen || (sym->flags & SYMBOL_CONST));
+}
+static inline void sym_mark_valid(const kc_tree *t, kc_sym *sym)
+{
+	sym->flags |= SYMBOL_VALID;
+	sym->gen = t->gen;
+}
+
 static inline bool sym_has_value(kc_sym *sym)
 {
 	return sym->flags & SYMBOL_DEF_USER ? true : false;

@@ -451,7 +451,8 @@ kc_sym *sym_calc_choice_v2(kc_tree *t, kc_menu *choice)
 		if (sym->curr.tri != val)
 			sym_set_changed(t, sym);
 		sym->curr.tri = val;
-		sym->flags |= SYMBOL_VALID | SYMBOL_WRITE;
+		sym_mark_valid(t, sym);
+		sym->flags |= SYMBOL_WRITE;
 	}
 	return res;
 }
@@ -511,7 +512,7 @@ void sym_calc_value(kc_tree *t, kc_sym *sym)
 
 	if (!sym)
 		return;
-	if (sym->flags & SYMBOL_VALID)
+	if (sym_is_valid(t, sym))
 		return;
 
 	if (!v2 && sym_is_choice_value_v1(sym) &&
@@ -521,7 +522,7 @@ void sym_calc_value(kc_tree *t, kc_sym *sym)
 		sym_calc_value(t, prop_get_symbol(prop));
 	}
 
-	sym->flags |= SYMBOL_VALID;
+	sym_mark_valid(t, sym);
 	oldval = sym->curr;
 	newval.tri = KC_NO;
 
@@ -661,9 +662,8 @@ calc_newval:
 
 void sym_clear_all_valid(kc_tree *t)
 {
-	kc_sym *sym;
-	unsigned i;
-	for_all_symbols(t, i, sym) sym->flags &= ~SYMBOL_VALID;
+	/* every symbol's SYMBOL_VALID now belongs to an old generation */
+	t->gen++;
 	t->conf_changed = true;
 	sym_calc_value(t, t->modules_sym);
 }

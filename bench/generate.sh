@@ -1,0 +1,47 @@
+#!/bin/bash
+# generate.sh - time `kfit generate -p debian-12 -p kvm-guest --base
+# allnoconfig` on the 6.1 tree beside a plain `kfit kconfig olddefconfig`
+# of Debian's 6.1 amd64 config, alternated in one run (warm $(shell) cache
+# for both).  Prints median wall time and peak RSS of each and the ratio.
+# Target (issue 5): generate <= 2x olddefconfig and <= 0.5 s.
+#
+# usage: bench/generate.sh [-n N] [-k TREE]
+set -uo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+KFIT=${KFIT:-$ROOT/build/kfit}
+N=7 tree=
+while getopts n:k: o; do
+	case $o in
+	n) N=$OPTARG ;;
+	k) tree=$OPTARG ;;
+	*) echo "usage: bench/generate.sh [-n N] [-k TREE]" >&2; exit 2 ;;
+	esac
+done
+[ -n "$tree" ] || tree=$("$ROOT/scripts/kernel-tree.sh" 6.1) || exit 2
+[ -x /usr/bin/time ] || { echo "bench: needs /usr/bin/time (apt-get install time)" >&2; exit 2; }
+w=$(mktemp -d)
+trap 'rm -rf "$w"' EXIT
+xz -dc /usr/src/linux-config-6.1/config.amd64_none_amd64.xz >"$w/base.config"
+
+run() { # label cmd... -> appends "seconds kb" to $w/label
+	local label=$1
+	shift
+	/usr/bin/time -f "%e %M" -o "$w/t" "$@" >/dev/null 2>&1
+	cat "$w/t" >>"$w/$label"
+}
+# warm both caches once
+"$KFIT" kconfig -k "$tree" -a x86_64 -c "$w/o.config" olddefconfig >/dev/null 2>&1
+"$KFIT" generate -k "$tree" -a x86_64 -p debian-12 -p kvm-guest --base allnoconfig -o "$w/g.config" >/dev/null 2>&1
+for i in $(seq "$N"); do
+	cp "$w/base.config" "$w/o.config"
+	run old "$KFIT" kconfig -k "$tree" -a x86_64 -c "$w/o.config" olddefconfig
+	run gen "$KFIT" generate -k "$tree" -a x86_64 -p debian-12 -p kvm-guest --base allnoconfig -o "$w/g.config"
+done
+median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+os=$(cut -d' ' -f1 "$w/old" | median)
+gs=$(cut -d' ' -f1 "$w/gen" | median)
+om=$(cut -d' ' -f2 "$w/old" | sort -n | tail -1)
+gm=$(cut -d' ' -f2 "$w/gen" | sort -n | tail -1)
+printf 'kfit kconfig olddefconfig   %6.3f s  %6d KB\n' "$os" "$om"
+printf 'kfit generate (debian-12 + kvm-guest, allnoconfig)   %6.3f s  %6d KB\n' "$gs" "$gm"
+awk -v g="$gs" -v o="$os" 'BEGIN { printf "ratio generate/olddefconfig: %.2f (target <= 2), generate %s 0.5 s\n", g / o, g <= 0.5 ? "<=" : ">" }'
