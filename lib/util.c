@@ -481,6 +481,8 @@ int kf_read_file(const char *path, kf_strbuf *out, kf_diags *d)
 
 	const unsigned char *u = (const unsigned char *)raw.buf;
 	int rc = 0;
+	bool had = out->buf != NULL; /* on failure out is left as it was */
+	size_t before = out->len;
 	if (raw.len >= 2 && u[0] == 0x1f && u[1] == 0x8b) {
 		rc = inflate_gz(u, raw.len, out, path, d);
 		kf_strbuf_release(&raw);
@@ -492,6 +494,15 @@ int kf_read_file(const char *path, kf_strbuf *out, kf_diags *d)
 	} else {
 		kf_strbuf_add(out, raw.buf, raw.len);
 		kf_strbuf_release(&raw);
+	}
+	if (rc < 0) {
+		if (had) {
+			out->len = before;
+			out->buf[before] = 0;
+		} else {
+			kf_strbuf_release(out);
+		}
+		return rc;
 	}
 	if (!out->buf)
 		kf_strbuf_grow(out, 0);

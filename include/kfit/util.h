@@ -113,7 +113,8 @@ uint32_t kf_hash_mem(const void *p, size_t n);
 /* ---- files ---- */
 /*
  * Read a whole file.  Gzip and xz content (by magic bytes) is decompressed.
- * At most 64 MiB are read (or decompressed): more is an error.
+ * At most 64 MiB are read (or decompressed): more is an error.  On an
+ * error out is left as it was (nothing to release when it was empty).
  * Returns 0, or -1 with an error added to d.
  */
 int kf_read_file(const char *path, kf_strbuf *out, kf_diags *d);
