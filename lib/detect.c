@@ -1017,6 +1017,10 @@ static void match_devices(dctx *c, const rootdevs *rd, const kf_dotconfig *cfg)
 				if (v && (!strcmp(v, "y") || !strcmp(v, "m")))
 					cs[nm].score += 10000;
 			}
+			/* input handlers all attach at once and bind no driver;
+			   userspace (libinput, X, Wayland) reads evdev */
+			if (!strncmp(dv->modalias, "input:", 6) && !strcmp(al->module, "evdev"))
+				cs[nm].score += 50000;
 			mods[nm] = al->module;
 			syms[nm] = sym;
 			nm++;

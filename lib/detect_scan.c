@@ -1065,6 +1065,103 @@ static void do_vmbus(emit *em, elem *e)
 	kf_strbuf_release(&sb);
 }
 
+/* A bitmap field ({ BIT_MASK(EV_KEY) }, { [BIT_WORD(x)] = BIT_MASK(x) })
+ * as 64-bit words; false when not understood. */
+static bool fbitmap(elem *e, const char *name, unsigned long long *w, size_t nw)
+{
+	memset(w, 0, nw * sizeof(*w));
+	const field *f = elem_find(e, name);
+	if (!f)
+		return true;
+	const dcpp_toks *t = e->t;
+	size_t i = f->from, pos = 0;
+	while (i < f->to) {
+		size_t st = i;
+		int depth = 0;
+		while (i < f->to) {
+			if (is_punct(&t->v[i], "(") || is_punct(&t->v[i], "[") || is_punct(&t->v[i], "{"))
+				depth++;
+			else if (is_punct(&t->v[i], ")") || is_punct(&t->v[i], "]") || is_punct(&t->v[i], "}"))
+				depth--;
+			else if (depth == 0 && is_punct(&t->v[i], ","))
+				break;
+			i++;
+		}
+		size_t en = i++;
+		if (en == st)
+			continue;
+		size_t vs = st;
+		if (is_punct(&t->v[st], "[")) {
+			size_t k = st + 1;
+			int d2 = 1;
+			while (k < en && d2) {
+				if (is_punct(&t->v[k], "["))
+					d2++;
+				else if (is_punct(&t->v[k], "]"))
+					d2--;
+				k++;
+			}
+			long long idx;
+			if (!dcpp_eval_int(t, st + 1, k - 1, &idx) || k >= en || !is_punct(&t->v[k], "="))
+				return false;
+			pos = (size_t)idx;
+			vs = k + 1;
+		}
+		long long v;
+		if (!dcpp_eval_int(t, vs, en, &v))
+			return false;
+		if (pos < nw)
+			w[pos] |= (unsigned long long)v;
+		pos++;
+	}
+	return true;
+}
+
+static void add_bits(kf_strbuf *sb, const unsigned long long *w, unsigned min, unsigned max)
+{
+	for (unsigned i = min; i <= max; i++)
+		if (w[i / 64] & (1ULL << (i % 64)))
+			kf_strbuf_addf(sb, "%X,*", i);
+}
+
+static void do_input(emit *em, elem *e)
+{
+	static const struct {
+		const char *field, *sep;
+		unsigned flag, min, max;
+	} bm[] = {
+		{"evbit", "-e*", 0x10, 0, 0x1f},  {"keybit", "k*", 0x20, 0x71, 0x2ff},
+		{"relbit", "r*", 0x40, 0, 0x0f},  {"absbit", "a*", 0x80, 0, 0x3f},
+		{"mscbit", "m*", 0x100, 0, 0x07}, {"ledbit", "l*", 0x200, 0, 0x0f},
+		{"sndbit", "s*", 0x400, 0, 0x07}, {"ffbit", "f*", 0x800, 0, 0x7f},
+		{"swbit", "w*", 0x1000, 0, 0x10},
+	};
+	unsigned long long flags = fint(e, "flags"), bus = fint(e, "bustype") & 0xffff,
+			   ven = fint(e, "vendor") & 0xffff, prod = fint(e, "product") & 0xffff,
+			   ver = fint(e, "version") & 0xffff;
+	if (e->bad)
+		return;
+	kf_strbuf sb = KF_STRBUF_INIT;
+	kf_strbuf_addstr(&sb, "input:");
+	add_field(&sb, "b", flags & 1, bus, 4);
+	add_field(&sb, "v", flags & 2, ven, 4);
+	add_field(&sb, "p", flags & 4, prod, 4);
+	add_field(&sb, "e", flags & 8, ver, 4);
+	for (size_t k = 0; k < sizeof(bm) / sizeof(bm[0]); k++) {
+		unsigned long long w[12];
+		kf_strbuf_addstr(&sb, bm[k].sep);
+		if (!(flags & bm[k].flag))
+			continue;
+		if (!fbitmap(e, bm[k].field, w, 12)) {
+			kf_strbuf_release(&sb);
+			return;
+		}
+		add_bits(&sb, w, bm[k].min, bm[k].max);
+	}
+	add_alias(em, sb.buf);
+	kf_strbuf_release(&sb);
+}
+
 typedef struct table_type {
 	const char *type;            /* struct name */
 	const char *devtable;        /* MODULE_DEVICE_TABLE type word */
@@ -1094,7 +1191,12 @@ static const char *const hda_order[] = {"vendor_id", "rev_id", "api_version", "n
 static const char *const wmi_order[] = {"guid_string", "context", NULL};
 static const char *const vmbus_order[] = {"guid", "driver_data", NULL};
 
+static const char *const input_order[] = {"flags", "bustype", "vendor", "product", "version",
+					  "evbit", "keybit", "relbit", "absbit", "mscbit", "ledbit",
+					  "sndbit", "ffbit", "swbit", "propbit", "driver_info", NULL};
+
 static const table_type table_types[] = {
+	{"input_device_id", "input", input_order, do_input},
 	{"pnp_device_id", "pnp", pnp_order, do_pnp},
 	{"hda_device_id", "hdaudio", hda_order, do_hda},
 	{"wmi_device_id", "wmi", wmi_order, do_wmi},
@@ -1579,6 +1681,7 @@ static void load_global(scan *s)
 		"include/linux/usb/cdc.h",
 		"include/uapi/linux/usb/cdc.h",
 		"include/uapi/linux/input.h",
+		"include/uapi/linux/input-event-codes.h",
 		"include/linux/hid.h",
 		"include/uapi/linux/hid.h",
 		"include/uapi/linux/virtio_ids.h",
@@ -1685,7 +1788,7 @@ static void scan_release(scan *s)
 }
 
 /* Bumped whenever the scanner's output changes, so old caches are redone. */
-#define SCANNER_VERSION 11
+#define SCANNER_VERSION 12
 
 int kf_aliasdb_scan_tree(kf_aliasdb *db, const char *tree, const char *arch, bool use_cache,
 			 kf_detect_progress_fn *progress, void *ctx, kf_diags *d)
