@@ -246,6 +246,108 @@ static void machine_tests(const char *r, const char *t)
 	kf_diags_release(&d);
 }
 
+/* One small machine per rule: files to write and what detect must say. */
+struct rcase {
+	const char *name;     /* test name */
+	const char *files[8]; /* "path=content" pairs */
+	const char *distro;   /* expected distro profile, or NULL */
+	const char *virt;     /* expected virtualization */
+	const char *cloud;    /* expected cloud, or NULL */
+	const char *init;     /* expected init profile or NULL */
+	int initramfs;        /* expected prof_initramfs */
+};
+
+static const struct rcase rules[] = {
+	{"wsl2", {"proc/version=Linux version 5.15.153.1-microsoft-standard-WSL2 (root@1c602f52c2e4)",
+		  "proc/cpuinfo=flags\t: fpu hypervisor", "etc/os-release=ID=ubuntu\nVERSION_ID=\"24.04\""},
+	 "ubuntu-24.04", "wsl2", NULL, NULL, PROF_INITRAMFS_UNKNOWN},
+	{"xen-hypervisor-type", {"sys/hypervisor/type=xen", "proc/cpuinfo=flags\t: fpu hypervisor",
+				 "etc/os-release=ID=debian\nVERSION_CODENAME=trixie"},
+	 "debian-13", "xen", NULL, NULL, PROF_INITRAMFS_UNKNOWN},
+	{"vmware-pci-vendor", {"sys/devices/pci0000:00/0000:00:0f.0/modalias=pci:v000015ADd00000405sv000015ADsd00000405bc03sc00i00",
+			       "proc/cpuinfo=flags\t: fpu hypervisor", "etc/os-release=ID=fedora\nVERSION_ID=43"},
+	 "fedora-43", "vmware", NULL, NULL, PROF_INITRAMFS_UNKNOWN},
+	{"rocky-like-rhel", {"etc/os-release=ID=\"rocky\"\nID_LIKE=\"rhel centos fedora\"\nVERSION_ID=\"9.4\"",
+			     "proc/cpuinfo=flags\t: fpu"},
+	 "centos-stream-9", "none", NULL, NULL, PROF_INITRAMFS_UNKNOWN},
+	{"alpine-openrc-no-initramfs", {"etc/os-release=ID=alpine\nVERSION_ID=3.19.1", "sbin/openrc=",
+					"proc/cpuinfo=flags\t: fpu", "proc/sys/kernel/osrelease=6.6.1-0-lts",
+					"boot/vmlinuz-lts="},
+	 "alpine-3.19", "none", NULL, "openrc", PROF_INITRAMFS_NO},
+	{"gentoo-openrc", {"etc/os-release=ID=gentoo", "sbin/openrc=", "proc/cpuinfo=flags\t: fpu"},
+	 "gentoo-openrc", "none", NULL, "openrc", PROF_INITRAMFS_UNKNOWN},
+	{"azure", {"sys/class/dmi/id/sys_vendor=Microsoft Corporation",
+		   "sys/class/dmi/id/product_name=Virtual Machine",
+		   "sys/class/dmi/id/chassis_asset_tag=7783-7084-3265-9085-8269-3286-77",
+		   "proc/cpuinfo=flags\t: fpu hypervisor", "proc/cmdline=initrd=\\initrd.img root=/dev/sda1"},
+	 NULL, "hyperv", "azure", NULL, PROF_INITRAMFS_YES},
+	{"virtualbox", {"sys/class/dmi/id/sys_vendor=innotek GmbH", "sys/class/dmi/id/product_name=VirtualBox",
+			"proc/cpuinfo=flags\t: fpu hypervisor"},
+	 NULL, "virtualbox", NULL, NULL, PROF_INITRAMFS_UNKNOWN},
+};
+
+/* Unescape \n and \t in fixture text. */
+static char *unescape(const char *s)
+{
+	char *o = kf_xmalloc(strlen(s) + 1), *p = o;
+	for (; *s; s++) {
+		if (s[0] == '\\' && s[1] == 'n') {
+			*p++ = '\n';
+			s++;
+		} else if (s[0] == '\\' && s[1] == 't') {
+			*p++ = '\t';
+			s++;
+		} else {
+			*p++ = *s;
+		}
+	}
+	*p = 0;
+	return o;
+}
+
+static bool str_is(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && !strcmp(a, b));
+}
+
+static void rule_tests(const char *base)
+{
+	for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++) {
+		const struct rcase *rc = &rules[i];
+		char *r = kf_xasprintf("%s/rule-%zu", base, i);
+		for (int k = 0; k < 8 && rc->files[k]; k++) {
+			char *f = kf_xstrdup(rc->files[k]);
+			char *eq = strchr(f, '=');
+			*eq = 0;
+			char *text = unescape(eq + 1);
+			char *t2 = kf_xasprintf("%s\n", text);
+			put(r, f, t2);
+			free(t2);
+			free(text);
+			free(f);
+		}
+		kf_diags d = KF_DIAGS_INIT;
+		kf_detect_opts o = {r, NULL, NULL, false};
+		kf_detect *det = kf_detect_run(&o, &d);
+		char buf[512];
+		const char *init = NULL;
+		for (size_t k = 0; det && k < det->nprofiles; k++)
+			if (det->profiles[k].kind == PROF_KIND_INIT)
+				init = det->profiles[k].name;
+		snprintf(buf, sizeof(buf), "distro %s virt %s cloud %s init %s initramfs %d",
+			 det && det->distro ? det->distro : "-", det && det->virt ? det->virt : "-",
+			 det && det->cloud ? det->cloud : "-", init ? init : "-",
+			 det ? det->initramfs : -9);
+		check(det && str_is(det->distro, rc->distro) && str_is(det->virt, rc->virt) &&
+			      str_is(det->cloud, rc->cloud) && str_is(init, rc->init) &&
+			      det->initramfs == rc->initramfs,
+		      rc->name, buf);
+		kf_detect_free(det);
+		kf_diags_release(&d);
+		free(r);
+	}
+}
+
 int main(void)
 {
 	char tmpl[] = "/tmp/kfit-detect-XXXXXX";
@@ -259,6 +361,7 @@ int main(void)
 	make_tree(t);
 	tree_tests(t, c);
 	machine_tests(r, t);
+	rule_tests(base);
 	char *cmd = kf_xasprintf("rm -rf '%s'", base);
 	if (system(cmd) != 0)
 		printf("  could not remove %s\n", base);
