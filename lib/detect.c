@@ -550,7 +550,8 @@ static bool acpi_oem(dctx *c, const char *oem)
 
 static bool has_cpu_flag(const char *cpuinfo, const char *flag)
 {
-	const char *f = cpuinfo ? strstr(cpuinfo, "\nflags") : NULL;
+	const char *f = !cpuinfo ? NULL : !strncmp(cpuinfo, "flags", 5) ? cpuinfo
+							: strstr(cpuinfo, "\nflags");
 	if (!f)
 		return false;
 	const char *e = strchr(f + 1, '\n');
