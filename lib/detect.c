@@ -1169,6 +1169,7 @@ static void fact_requirements(dctx *c, const char *cpuinfo)
 			if (metal) {
 				hw_add(c, "MICROCODE", KF_HW_BUILTIN, KF_HW_RECOMMEND, false, why);
 				hw_add(c, "X86_INTEL_PSTATE", KF_HW_BUILTIN, KF_HW_RECOMMEND, false, why);
+				hw_add(c, "INTEL_IDLE", KF_HW_BUILTIN, KF_HW_RECOMMEND, false, why);
 			}
 		} else if (!strcmp(v, "AuthenticAMD") || !strcmp(v, "HygonGenuine")) {
 			hw_add(c, !strcmp(v, "AuthenticAMD") ? "CPU_SUP_AMD" : "CPU_SUP_HYGON",
