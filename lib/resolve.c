@@ -483,6 +483,9 @@ static bool need_on(rs *R, kc_sym *s, kc_tri min)
 		return fail_msg(R, false, "search limit reached");
 	if (pin_blocks(R, s, true))
 		return false;
+	/* the Distro menu kfit installs is an output, never a means */
+	if (s->nmenus && !strncmp(s->menus[0]->file, "distro/", 7))
+		return fail_msg(R, false, "%s belongs to the Distro menu", symname(s));
 	if (!push(R, s, true))
 		return false;
 
@@ -659,6 +662,21 @@ static bool need_cmp(rs *R, kc_expr *e, bool want_true)
 	return fail_msg(R, false, "compares %s with %s", symname(l), symname(c));
 }
 
+/* The operands of a chain of one operator, as options.  They are
+ * alternatives, so past 64 the rest are left out of the search. */
+static void flatten(kc_expr *e, enum kc_expr_type op, opt *opts, int *n,
+		    int kind, kc_tri v)
+{
+	if (*n >= 64)
+		return;
+	if (e->type == op) {
+		flatten(e->left.expr, op, opts, n, kind, v);
+		flatten(e->right.expr, op, opts, n, kind, v);
+		return;
+	}
+	opts[(*n)++] = (opt){.kind = kind, .e = e, .v = v};
+}
+
 static bool need_expr(rs *R, kc_expr *e, kc_tri min)
 {
 	kc_tree *t = R->t;
@@ -678,9 +696,12 @@ static bool need_expr(rs *R, kc_expr *e, kc_tri min)
 		}
 		return fail_msg(R, false, "the two sides of an && undo each other");
 	case E_OR: {
-		opt opts[2] = {{.kind = OPT_EXPR, .e = e->left.expr, .v = min},
-			       {.kind = OPT_EXPR, .e = e->right.expr, .v = min}};
-		return best_of(R, opts, 2, NULL, min);
+		/* every operand of the whole || chain is one option: trying
+		 * them pairwise would retry the left side at every level */
+		opt opts[64];
+		int n = 0;
+		flatten(e, E_OR, opts, &n, OPT_EXPR, min);
+		return best_of(R, opts, n, NULL, min);
 	}
 	case E_NOT:
 		return need_expr_off(R, e->left.expr, TRI_NOT(min));
@@ -704,9 +725,10 @@ static bool need_expr_off(rs *R, kc_expr *e, kc_tri max)
 	case E_SYMBOL:
 		return need_off(R, e->left.sym);
 	case E_AND: {
-		opt opts[2] = {{.kind = OPT_EXPR_OFF, .e = e->left.expr, .v = max},
-			       {.kind = OPT_EXPR_OFF, .e = e->right.expr, .v = max}};
-		return best_of(R, opts, 2, NULL, max);
+		opt opts[64];
+		int n = 0;
+		flatten(e, E_AND, opts, &n, OPT_EXPR_OFF, max);
+		return best_of(R, opts, n, NULL, max);
 	}
 	case E_OR:
 		for (int k = 0; k < 3; k++) {
@@ -1160,6 +1182,11 @@ int kf_generate(const kf_gen_opts *o, const kf_base *base, kf_gen_result *res,
 	R.arena = res->arena;
 	kc_tree *t = o->tree;
 	prof_set *set = o->set;
+	/* the search evaluates many configurations that are never written:
+	 * their warnings are not the result's */
+	kf_diags scratch = KF_DIAGS_INIT;
+	kf_diags *saved_diags = t->diags;
+	t->diags = &scratch;
 
 	/* pins: single-symbol requirements that apply */
 	for (size_t i = 0; i < set->n; i++) {
@@ -1333,6 +1360,16 @@ int kf_generate(const kf_gen_opts *o, const kf_base *base, kf_gen_result *res,
 		kf_strbuf_release(&w);
 	}
 	res->evaluations = (int)R.nlog;
+
+	/* the result's own warnings, once, as conf prints them */
+	t->diags = saved_diags;
+	kf_diags_release(&scratch);
+	sym_clear_all_valid(t);
+	{
+		unsigned i;
+		kc_sym *s;
+		for_all_symbols(t, i, s) sym_calc_value(t, s);
+	}
 
 	for (size_t i = 0; i < R.nlog; i++)
 		free(R.log[i].members);

@@ -151,8 +151,12 @@ static int compute_item(struct item *it, prof_db *db, kc_tree *t,
 		}
 		/* a value select cannot set: a comment while unmet and a
 		 * fragment line */
-		kf_strbuf_addf(&it->comments, "comment \"%s needs CONFIG_%s=%s\"\n\tdepends on %s && ",
-			       it->profile, c->sym, c->to, it->sym);
+		/* a comment entry takes no help: the reason goes above it */
+		kcomment(&it->comments, "", why ? why : "");
+		kf_strbuf_addstr(&it->comments, "comment ");
+		kstr(&it->comments, kf_arena_printf(res.arena, "%s needs CONFIG_%s=%s",
+						    it->profile, c->sym, c->to));
+		kf_strbuf_addf(&it->comments, "\n\tdepends on %s && ", it->sym);
 		if (on)
 			kf_strbuf_addf(&it->comments, "!%s\n", c->sym);
 		else if (!strcmp(c->to, "n") || !strcmp(c->to, "absent"))
@@ -165,7 +169,7 @@ static int compute_item(struct item *it, prof_db *db, kc_tree *t,
 				kf_strbuf_addstr(&it->comments, c->to);
 			kf_strbuf_addch(&it->comments, '\n');
 		}
-		kf_strbuf_addf(&it->comments, "\thelp\n\t  %s\n\n", why ? why : "");
+		kf_strbuf_addch(&it->comments, '\n');
 		kcomment(&it->fragment, "", kf_arena_printf(res.arena, "%s: %s", it->profile,
 							    why ? why : ""));
 		if (!strcmp(c->to, "n") || !strcmp(c->to, "absent"))
@@ -199,7 +203,9 @@ static void emit_item(kf_strbuf *out, struct item *it, struct item *items,
 		for (size_t i = 0; i < n; i++)
 			if (!strcmp(items[i].profile, it->p->inherit))
 				par = &items[i];
-	bool chain = par;
+	/* only within one family: the parent's option depends on its own */
+	bool chain = par && it->family && par->family &&
+		     !strcmp(it->family, par->family);
 	if (par)
 		for (size_t i = 0; i < par->nsel && chain; i++)
 			if (!has_sel(it, par->sel[i]))
