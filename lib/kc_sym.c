@@ -1263,11 +1263,14 @@ static kc_sym *check_deps(struct dep_check *c, kc_sym *sym)
 		c->depth--;
 		return sym;
 	}
-	if (sym_is_choice_value(t, sym)) {
+	/* 6.11+ asks for the choice menu of the symbol's first prompt,
+	 * which a member prompted outside its choice does not have */
+	kc_menu *cm = t->sem == KC_SEM_V2 ? sym_get_choice_menu(t, sym) : NULL;
+	if (t->sem == KC_SEM_V2 ? cm != NULL : sym_is_choice_value_v1(sym)) {
 		struct dep_stack stack;
 		dep_stack_insert(c, &stack, sym);
 		kc_sym *cs = t->sem == KC_SEM_V2
-				     ? sym_get_choice_menu(t, sym)->sym
+				     ? cm->sym
 				     : prop_get_symbol(sym_get_choice_prop(sym));
 		sym2 = check_deps(c, cs);
 		dep_stack_remove(c);

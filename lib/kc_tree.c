@@ -264,6 +264,29 @@ static void init_const(kc_tree *t, kc_sym *s, const char *name, kc_tri tri)
 	s->flags = SYMBOL_CONST | SYMBOL_VALID;
 }
 
+/* 6.11+ parser.y's choice_check_sanity: what a choice member must not
+ * have.  Returns -1 when it has it (errors added). */
+static int choice_check_sanity(kc_tree *t, kc_menu *menu)
+{
+	int ret = 0;
+	for (kc_prop *prop = menu->sym->prop; prop; prop = prop->next) {
+		if (prop->type == P_DEFAULT) {
+			kf_diag_raw(t->diags, KF_ERROR,
+				    "%s:%d: error: defaults for choice values not supported",
+				    prop->file, prop->lineno);
+			ret = -1;
+		}
+		if (prop->menu != menu && prop->type == P_PROMPT &&
+		    prop->menu->parent != menu->parent) {
+			kf_diag_raw(t->diags, KF_ERROR,
+				    "%s:%d: error: choice value has a prompt outside its choice group",
+				    prop->file, prop->lineno);
+			ret = -1;
+		}
+	}
+	return ret;
+}
+
 kc_tree *kc_tree_load(const kc_load_opts *o, kf_diags *d)
 {
 	kc_tree *t = kf_xcalloc(1, sizeof(*t));
@@ -321,9 +344,14 @@ kc_tree *kc_tree_load(const kc_load_opts *o, kf_diags *d)
 		for_all_symbols(t, i, sym) if (sym_check_deps(t, sym)) errs++;
 	} else {
 		for (kc_menu *m = menu_next(&t->rootmenu, &t->rootmenu); m;
-		     m = menu_next(m, &t->rootmenu))
+		     m = menu_next(m, &t->rootmenu)) {
 			if (m->sym && sym_check_deps(t, m->sym))
 				errs++;
+			if (m->sym && sym_is_choice(m->sym))
+				for (kc_menu *c = menu_next(m, m); c; c = menu_next(c, m))
+					if (c->sym && choice_check_sanity(t, c))
+						errs++;
+		}
 	}
 	if (errs) {
 		kc_tree_free(t);
