@@ -5,6 +5,7 @@
  * <binary>/../share/kfit/profiles (installed).
  */
 #include "profcli.h"
+#include "kfit/json.h"
 #include "cli.h"
 
 #include <limits.h>
@@ -168,31 +169,6 @@ void profcli_release(profcli_opts *o)
 
 void json_str(kf_strbuf *sb, const char *s)
 {
-	if (!s) {
-		kf_strbuf_addstr(sb, "null");
-		return;
-	}
-	kf_strbuf_addch(sb, '"');
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		switch (*p) {
-		case '"':
-			kf_strbuf_addstr(sb, "\\\"");
-			break;
-		case '\\':
-			kf_strbuf_addstr(sb, "\\\\");
-			break;
-		case '\n':
-			kf_strbuf_addstr(sb, "\\n");
-			break;
-		case '\t':
-			kf_strbuf_addstr(sb, "\\t");
-			break;
-		default:
-			if (*p < 0x20)
-				kf_strbuf_addf(sb, "\\u%04x", *p);
-			else
-				kf_strbuf_addch(sb, *p);
-		}
-	}
-	kf_strbuf_addch(sb, '"');
+	/* lib/json.c: control characters escaped, invalid UTF-8 replaced */
+	kf_json_str(sb, s);
 }
