@@ -1380,10 +1380,15 @@ static void scan_calls(scan *s, const dcpp_defs *defs, const char *text, size_t 
 		for (size_t k = 0; k + 1 < ex.n; k++) {
 			bool isal = ex.v[k].kind == DCPP_ID && !strcmp(ex.v[k].s, "MODULE_ALIAS");
 			bool isfw = ex.v[k].kind == DCPP_ID && !strcmp(ex.v[k].s, "MODULE_FIRMWARE");
-			if ((!isal && !isfw) || !is_punct(&ex.v[k + 1], "("))
+			/* __MODULE_INFO(alias, NAME, "text") (MODULE_ALIAS_CRYPTO) */
+			bool isinfo = ex.v[k].kind == DCPP_ID && !strcmp(ex.v[k].s, "__MODULE_INFO") &&
+				      k + 5 < ex.n && !strcmp(ex.v[k + 2].s, "alias") &&
+				      is_punct(&ex.v[k + 3], ",") && is_punct(&ex.v[k + 5], ",");
+			if ((!isal && !isfw && !isinfo) || !is_punct(&ex.v[k + 1], "("))
 				continue;
 			int depth = 0;
-			size_t a = k + 2, z = k + 1;
+			size_t a = isinfo ? k + 6 : k + 2, z = k + 1;
+			isal |= isinfo;
 			for (; z < ex.n; z++) {
 				if (is_punct(&ex.v[z], "("))
 					depth++;
@@ -1696,6 +1701,7 @@ static void load_global(scan *s)
 		"include/linux/miscdevice.h",
 		"include/linux/blkdev.h",
 		"include/linux/crypto.h",
+		"include/crypto/algapi.h",
 		"include/linux/nls.h",
 		"include/linux/tty_ldisc.h",
 		"include/linux/netdevice.h",
@@ -1753,6 +1759,7 @@ static void load_global(scan *s)
 	}
 	/* the calls we look for must stay unexpanded */
 	static const char keep[] = "#define MODULE_ALIAS MODULE_ALIAS\n"
+				   "#define __MODULE_INFO __MODULE_INFO\n"
 				   "#define MODULE_FIRMWARE MODULE_FIRMWARE\n"
 				   /* compile-time checks that only make sense to gcc */
 				   "#define GENMASK_INPUT_CHECK(h, l) 0\n"
@@ -1788,7 +1795,7 @@ static void scan_release(scan *s)
 }
 
 /* Bumped whenever the scanner's output changes, so old caches are redone. */
-#define SCANNER_VERSION 12
+#define SCANNER_VERSION 14
 
 int kf_aliasdb_scan_tree(kf_aliasdb *db, const char *tree, const char *arch, bool use_cache,
 			 kf_detect_progress_fn *progress, void *ctx, kf_diags *d)
