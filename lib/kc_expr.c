@@ -287,14 +287,16 @@ static kc_expr *expr_eliminate_yn(kc_tree *t, kc_expr *e)
 	return e;
 }
 
-/* e1 || e2 -> ? */
-static kc_expr *expr_join_or(kc_tree *t, kc_expr *e1, kc_expr *e2)
+/*
+ * What expr_join_or() and expr_join_and() first check alike: both sides
+ * are (possibly negated) tests of one bool or tristate symbol.  Returns
+ * that symbol, or NULL when the pair cannot be joined.
+ */
+static kc_sym *join_symbol(kc_expr *e1, kc_expr *e2)
 {
 	kc_expr *tmp;
 	kc_sym *sym1, *sym2;
 
-	if (expr_eq(t, e1, e2))
-		return expr_copy(t, e1);
 	if (e1->type != E_EQUAL && e1->type != E_UNEQUAL &&
 	    e1->type != E_SYMBOL && e1->type != E_NOT)
 		return NULL;
@@ -318,6 +320,19 @@ static kc_expr *expr_join_or(kc_tree *t, kc_expr *e1, kc_expr *e2)
 	if (sym1 != sym2)
 		return NULL;
 	if (sym1->type != S_BOOLEAN && sym1->type != S_TRISTATE)
+		return NULL;
+	return sym1;
+}
+
+/* e1 || e2 -> ? */
+static kc_expr *expr_join_or(kc_tree *t, kc_expr *e1, kc_expr *e2)
+{
+	kc_sym *sym1, *sym2;
+
+	if (expr_eq(t, e1, e2))
+		return expr_copy(t, e1);
+	sym1 = sym2 = join_symbol(e1, e2);
+	if (!sym1)
 		return NULL;
 	if (sym1->type == S_TRISTATE) {
 		if (e1->type == E_EQUAL && e2->type == E_EQUAL &&
@@ -345,34 +360,12 @@ static kc_expr *expr_join_or(kc_tree *t, kc_expr *e1, kc_expr *e2)
 
 static kc_expr *expr_join_and(kc_tree *t, kc_expr *e1, kc_expr *e2)
 {
-	kc_expr *tmp;
 	kc_sym *sym1, *sym2;
 
 	if (expr_eq(t, e1, e2))
 		return expr_copy(t, e1);
-	if (e1->type != E_EQUAL && e1->type != E_UNEQUAL &&
-	    e1->type != E_SYMBOL && e1->type != E_NOT)
-		return NULL;
-	if (e2->type != E_EQUAL && e2->type != E_UNEQUAL &&
-	    e2->type != E_SYMBOL && e2->type != E_NOT)
-		return NULL;
-	if (e1->type == E_NOT) {
-		tmp = e1->left.expr;
-		if (tmp->type != E_EQUAL && tmp->type != E_UNEQUAL &&
-		    tmp->type != E_SYMBOL)
-			return NULL;
-		sym1 = tmp->left.sym;
-	} else
-		sym1 = e1->left.sym;
-	if (e2->type == E_NOT) {
-		if (e2->left.expr->type != E_SYMBOL)
-			return NULL;
-		sym2 = e2->left.expr->left.sym;
-	} else
-		sym2 = e2->left.sym;
-	if (sym1 != sym2)
-		return NULL;
-	if (sym1->type != S_BOOLEAN && sym1->type != S_TRISTATE)
+	sym1 = sym2 = join_symbol(e1, e2);
+	if (!sym1)
 		return NULL;
 
 	if ((e1->type == E_SYMBOL && e2->type == E_EQUAL &&

@@ -14,8 +14,7 @@ static bool is_on(const char *v)
 	return v && (!strcmp(v, "y") || !strcmp(v, "m"));
 }
 
-/* Does value v (NULL: absent) satisfy alt? */
-static bool alt_holds(const prof_alt *alt, const char *v, bool boot, int initramfs)
+bool prof_alt_holds(const prof_alt *alt, const char *v, bool boot, int initramfs)
 {
 	switch (alt->want) {
 	case PROF_WANT_ENABLED:
@@ -57,7 +56,7 @@ size_t prof_check(const prof_db *db, prof_set *s, const kf_dotconfig *cfg,
 			const prof_alt *al = &r->alts[k];
 			const char *name = prof_sym_for_kver(db, al->sym, o->kver);
 			const char *v = kf_dotconfig_get(cfg, name);
-			if (alt_holds(al, v, r->boot, initramfs))
+			if (prof_alt_holds(al, v, r->boot, initramfs))
 				holds = true;
 			const char *sep = k ? (r->nalts > 1 ? ", " : "") : "";
 			kf_strbuf_addf(&checked, "%s%s", k ? " || " : "", name);

@@ -117,29 +117,7 @@ static bool is_on(const char *v)
 static bool alt_holds(rs *R, const prof_alt *a, bool boot)
 {
 	kc_sym *s = lookup(R, a->sym);
-	const char *v = s ? shown(R->t, s) : NULL;
-	switch (a->want) {
-	case PROF_WANT_ENABLED:
-		if (boot && R->initramfs == PROF_INITRAMFS_NO)
-			return v && !strcmp(v, "y");
-		return is_on(v);
-	case PROF_WANT_BUILTIN:
-		return v && !strcmp(v, "y");
-	case PROF_WANT_OFF:
-		return !v || !strcmp(v, "n");
-	case PROF_WANT_STRING:
-		return v ? !strcmp(v, a->value) : !*a->value;
-	case PROF_WANT_NUMBER: {
-		if (!v || !*v)
-			return false;
-		char *end;
-		long long x = strtoll(v, &end, 0);
-		if (*end)
-			return false;
-		return x == strtoll(a->value, NULL, 0);
-	}
-	}
-	return false;
+	return prof_alt_holds(a, s ? shown(R->t, s) : NULL, boot, R->initramfs);
 }
 
 static bool req_applies(rs *R, const prof_req *r)

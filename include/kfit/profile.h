@@ -227,6 +227,10 @@ typedef struct prof_check_opts {
 	int initramfs;         /* prof_initramfs: UNKNOWN means the set's habit */
 } prof_check_opts;
 
+/* Does the value v of alt's symbol (NULL: absent from the .config)
+ * satisfy alt?  Boot-critical wants are built in without an initramfs. */
+bool prof_alt_holds(const prof_alt *alt, const char *v, bool boot, int initramfs);
+
 /*
  * Test every requirement of s against cfg.  Fills *out (malloc'd array of
  * s->n results, strings in s->arena) and returns the number of unmet
