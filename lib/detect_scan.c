@@ -1162,6 +1162,20 @@ static void do_input(emit *em, elem *e)
 	kf_strbuf_release(&sb);
 }
 
+/* mdio_device_id: "mdio:" and 32 bits, '?' where the mask is clear */
+static void do_mdio(emit *em, elem *e)
+{
+	unsigned long long id = fint(e, "phy_id") & 0xffffffff, mask = fint(e, "phy_id_mask") & 0xffffffff;
+	if (e->bad)
+		return;
+	char a[5 + 33];
+	memcpy(a, "mdio:", 5);
+	for (int i = 0; i < 32; i++)
+		a[5 + i] = !((mask >> (31 - i)) & 1) ? '?' : ((id >> (31 - i)) & 1) ? '1' : '0';
+	a[37] = 0;
+	add_alias(em, a);
+}
+
 typedef struct table_type {
 	const char *type;            /* struct name */
 	const char *devtable;        /* MODULE_DEVICE_TABLE type word */
@@ -1195,7 +1209,10 @@ static const char *const input_order[] = {"flags", "bustype", "vendor", "product
 					  "evbit", "keybit", "relbit", "absbit", "mscbit", "ledbit",
 					  "sndbit", "ffbit", "swbit", "propbit", "driver_info", NULL};
 
+static const char *const mdio_order[] = {"phy_id", "phy_id_mask", NULL};
+
 static const table_type table_types[] = {
+	{"mdio_device_id", "mdio", mdio_order, do_mdio},
 	{"input_device_id", "input", input_order, do_input},
 	{"pnp_device_id", "pnp", pnp_order, do_pnp},
 	{"hda_device_id", "hdaudio", hda_order, do_hda},
@@ -1795,7 +1812,7 @@ static void scan_release(scan *s)
 }
 
 /* Bumped whenever the scanner's output changes, so old caches are redone. */
-#define SCANNER_VERSION 14
+#define SCANNER_VERSION 15
 
 int kf_aliasdb_scan_tree(kf_aliasdb *db, const char *tree, const char *arch, bool use_cache,
 			 kf_detect_progress_fn *progress, void *ctx, kf_diags *d)

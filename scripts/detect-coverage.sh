@@ -23,12 +23,12 @@ m=$tmp/x/lib/modules/$rel
 } | sort -u >"$tmp/ref"
 comm -12 "$tmp/der" "$tmp/ref" >"$tmp/hit"
 echo "kernel $rel, tree $tree"
-for p in pci usb hid virtio acpi of platform i2c spi serio sdio cpu pnp hdaudio wmi vmbus input; do
+for p in pci usb hid virtio acpi of platform i2c spi serio sdio cpu pnp hdaudio wmi vmbus input mdio; do
 	printf '%-9s %s/%s\n' "$p" "$(grep -c "^$p[:*]" "$tmp/hit" || true)" \
 		"$(grep -c "^$p[:*]" "$tmp/ref" || true)"
 done
-printf '%-9s %s/%s\n' other "$(grep -vEc '^(pci|usb|hid|virtio|acpi|of|platform|i2c|spi|serio|sdio|cpu|pnp|hdaudio|wmi|vmbus|input)[:*]' "$tmp/hit" || true)" \
-	"$(grep -vEc '^(pci|usb|hid|virtio|acpi|of|platform|i2c|spi|serio|sdio|cpu|pnp|hdaudio|wmi|vmbus|input)[:*]' "$tmp/ref" || true)"
+printf '%-9s %s/%s\n' other "$(grep -vEc '^(pci|usb|hid|virtio|acpi|of|platform|i2c|spi|serio|sdio|cpu|pnp|hdaudio|wmi|vmbus|input|mdio)[:*]' "$tmp/hit" || true)" \
+	"$(grep -vEc '^(pci|usb|hid|virtio|acpi|of|platform|i2c|spi|serio|sdio|cpu|pnp|hdaudio|wmi|vmbus|input|mdio)[:*]' "$tmp/ref" || true)"
 echo "recall    $(wc -l <"$tmp/hit")/$(wc -l <"$tmp/ref")"
 awk '{print $2}' "$tmp/ref" | sort -u >"$tmp/mods"
 awk 'NR == FNR {m[$1] = 1; next} ($2 in m)' "$tmp/mods" "$tmp/der" | sort >"$tmp/derin"
