@@ -248,7 +248,8 @@ static int systemd_version_of(dctx *c)
 {
 	static const char *const dirs[] = {"usr/lib/systemd", "lib/systemd",
 					   "usr/lib/x86_64-linux-gnu/systemd",
-					   "usr/lib64/systemd", "usr/lib/aarch64-linux-gnu/systemd"};
+					   "usr/lib64/systemd", "usr/lib/aarch64-linux-gnu/systemd",
+					   "run/current-system/sw/lib/systemd"};
 	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
 		char *p = root_path(c, dirs[i]);
 		DIR *dh = opendir(p);
@@ -329,13 +330,29 @@ static void detect_security(dctx *c)
 	}
 	/* firewall: what iptables points at, or nft / firewalld installed */
 	char *ipt = r_link(c, "etc/alternatives/iptables");
+	const char *ipt_at = "etc/alternatives/iptables";
+	/* without alternatives (Arch, Fedora): where iptables itself points */
+	static const char *const ipts[] = {"usr/sbin/iptables", "usr/bin/iptables", "sbin/iptables"};
+	for (size_t i = 0; !ipt && i < sizeof(ipts) / sizeof(ipts[0]); i++) {
+		char *p = root_path(c, ipts[i]);
+		char buf[512];
+		ssize_t n = readlink(p, buf, sizeof(buf) - 1);
+		free(p);
+		if (n > 0) {
+			buf[n] = 0;
+			if (strstr(buf, "nft") || strstr(buf, "legacy")) {
+				ipt = kf_arena_strdup(c->a, buf);
+				ipt_at = ipts[i];
+			}
+		}
+	}
 	const char *fw = NULL, *why = NULL;
 	if (ipt && strstr(ipt, "legacy")) {
 		fw = "iptables-legacy";
-		why = kf_arena_printf(c->a, "etc/alternatives/iptables -> %s", ipt);
+		why = kf_arena_printf(c->a, "%s -> %s", ipt_at, ipt);
 	} else if (ipt && strstr(ipt, "nft")) {
 		fw = "iptables-nft";
-		why = kf_arena_printf(c->a, "etc/alternatives/iptables -> %s", ipt);
+		why = kf_arena_printf(c->a, "%s -> %s", ipt_at, ipt);
 	} else if (r_exists(c, "usr/sbin/firewalld") || r_exists(c, "usr/sbin/nft") ||
 		   r_exists(c, "sbin/nft")) {
 		fw = "nftables";

@@ -78,9 +78,10 @@ for t in DSDT FACP APIC MCFG; do
 	fi
 done
 # init and alternatives
-for l in /sbin/init /usr/sbin/init /etc/alternatives/iptables; do link "$l"; done
+for l in /sbin/init /usr/sbin/init /etc/alternatives/iptables /usr/sbin/iptables /usr/bin/iptables \
+	/sbin/iptables; do link "$l"; done
 for d in /usr/lib/systemd /lib/systemd /usr/lib64/systemd /usr/lib/x86_64-linux-gnu/systemd \
-	/usr/lib/aarch64-linux-gnu/systemd; do
+	/usr/lib/aarch64-linux-gnu/systemd /run/current-system/sw/lib/systemd; do
 	for f in "$src$d"/libsystemd-shared-*.so; do
 		[ -e "$f" ] || continue
 		mkdir -p "$out$d"

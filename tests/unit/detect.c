@@ -286,6 +286,9 @@ static const struct rcase rules[] = {
 				 "proc/cpuinfo=flags\t: fpu hypervisor",
 				 "proc/cmdline=console=ttyS0 virtio_mmio.device=4K@0xd0000000:5 root=/dev/vda"},
 	 NULL, "firecracker", NULL, NULL, PROF_INITRAMFS_UNKNOWN},
+	{"nixos-systemd", {"etc/os-release=ID=nixos\nVERSION_ID=\"24.05\"", "proc/1/comm=systemd",
+			   "run/current-system/sw/lib/systemd/libsystemd-shared-255.so=", "proc/cpuinfo=flags\t: fpu"},
+	 "nixos", "none", NULL, "systemd-255", PROF_INITRAMFS_UNKNOWN},
 	{"virtualbox", {"sys/class/dmi/id/sys_vendor=innotek GmbH", "sys/class/dmi/id/product_name=VirtualBox",
 			"proc/cpuinfo=flags\t: fpu hypervisor"},
 	 NULL, "virtualbox", NULL, NULL, PROF_INITRAMFS_UNKNOWN},
@@ -353,6 +356,23 @@ static void rule_tests(const char *base)
 	}
 }
 
+/* iptables as a symlink to xtables-nft-multi (Arch, no alternatives). */
+static void firewall_tests(const char *base)
+{
+	char *r = kf_xasprintf("%s/fw", base);
+	put(r, "proc/cpuinfo", "flags\t: fpu\n");
+	put(r, "usr/bin/xtables-nft-multi", "");
+	link_to(r, "usr/bin/iptables", "xtables-nft-multi");
+	kf_diags d = KF_DIAGS_INIT;
+	kf_detect_opts o = {r, NULL, NULL, false};
+	kf_detect *det = kf_detect_run(&o, &d);
+	check(det && det->firewall && !strcmp(det->firewall, "iptables-nft"), "firewall-iptables-symlink",
+	      det && det->firewall ? det->firewall : "none");
+	kf_detect_free(det);
+	kf_diags_release(&d);
+	free(r);
+}
+
 int main(void)
 {
 	char tmpl[] = "/tmp/kfit-detect-XXXXXX";
@@ -367,6 +387,7 @@ int main(void)
 	tree_tests(t, c);
 	machine_tests(r, t);
 	rule_tests(base);
+	firewall_tests(base);
 	char *cmd = kf_xasprintf("rm -rf '%s'", base);
 	if (system(cmd) != 0)
 		printf("  could not remove %s\n", base);
