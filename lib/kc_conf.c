@@ -568,6 +568,8 @@ static bool randomize_choice_values_v1(kc_tree *t, kc_sym *csym)
 	cnt = 0;
 	for (e = prop->expr; e && (sym = e->right.sym); e = e->left.expr)
 		cnt++;
+	if (!cnt)
+		return false; /* no members (the kernel's conf divides by 0) */
 	def = kc_rand(t) % cnt;
 	cnt = 0;
 	for (e = prop->expr; e && (sym = e->right.sym); e = e->left.expr) {
