@@ -4,7 +4,8 @@
 # and x86 (the kconfig default): olddefconfig from an empty and from a
 # missing .config, alldefconfig, allnoconfig, allyesconfig, allmodconfig,
 # defconfig (the arch's default and a named one), tinyconfig,
-# listnewconfig, savedefconfig of real configs, and KCONFIG_ALLCONFIG.
+# listnewconfig, savedefconfig of real configs, KCONFIG_ALLCONFIG, and
+# .config files with broken lines (KCONFIG_WARN_UNKNOWN_SYMBOLS, _WERROR).
 # See lib.sh for what is compared.
 . "$(dirname "$0")/lib.sh"
 
@@ -32,6 +33,15 @@ for ver in 6.1 6.12; do
 		add_case "$ver-x86_64-listnewconfig-debian-$from" "$ver" x86_64 listnewconfig "$(debian_config "$from")"
 	done
 	add_case "$ver-x86-savedefconfig-debian-$ver" "$ver" x86 savedefconfig "$(debian_config "$ver")"
+	# broken .config lines: the kernel's warnings, the kernel's result
+	add_case "$ver-x86_64-olddefconfig-broken-lines" "$ver" x86_64 olddefconfig \
+		"mangle:$(debian_config "$ver")"
+	add_case "$ver-x86_64-olddefconfig-broken-lines-warn-unknown" "$ver" x86_64 olddefconfig \
+		"mangle:$(debian_config "$ver")" KCONFIG_WARN_UNKNOWN_SYMBOLS=1
+	add_case "$ver-x86_64-olddefconfig-broken-lines-werror" "$ver" x86_64 olddefconfig \
+		"mangle:$(debian_config "$ver")" KCONFIG_WARN_UNKNOWN_SYMBOLS=1 KCONFIG_WERROR=1
+	add_case "$ver-x86_64-savedefconfig-broken-lines" "$ver" x86_64 savedefconfig \
+		"mangle:$(debian_config "$ver")"
 	add_case "$ver-x86_64-savedefconfig-rand1" "$ver" x86_64 savedefconfig rand:1
 	add_case "$ver-arm64-savedefconfig-rand2" "$ver" arm64 savedefconfig rand:2
 	if [ -n "$FULL" ]; then

@@ -21,7 +21,8 @@
 #          (an empty file), "none" (no file: conf's search for a starting
 #          config), "rand:SEED[:N]" (the kernel's randconfig output for
 #          KCONFIG_SEED=SEED with every Nth line deleted, N default 7), or
-#          "out:MODE" (the kernel's output of MODE from an empty .config)
+#          "out:MODE" (the kernel's output of MODE from an empty .config),
+#          or "mangle:INPUT" (INPUT with broken lines added, see make_input)
 #   VAR=VALUE  environment for both sides (KCONFIG_ALLCONFIG=@frag:TEXT
 #          writes TEXT, with \n escapes, to a file and points at it)
 #
@@ -166,6 +167,22 @@ make_input() {
 		[ "$(cat "$g/exit")" = 0 ] || { echo "  ${input#out:} failed"; return 1; }
 		cp "$g/result" "$out"
 		rm -rf "$g"
+		;;
+	mangle:*)
+		# a real config with every kind of broken line conf warns about
+		# or ignores: unknown symbols, invalid and out-of-range values,
+		# garbage, an unterminated string, reassignments, NUL bytes and
+		# CRLF line ends (every 40th line)
+		make_input "${input#mangle:}" "$out.base" || return 1
+		awk '{ if (NR % 40 == 0) printf "%s\r\n", $0; else print }' "$out.base" >"$out"
+		printf '%b' 'CONFIG_NOT_A_SYMBOL=y\n# CONFIG_ALSO_UNKNOWN is not set\n' \
+			'CONFIG_64BIT=maybe\nCONFIG_NET=m\nCONFIG_LOG_BUF_SHIFT=abc\n' \
+			'CONFIG_LOG_BUF_SHIFT=99\nCONFIG_PHYSICAL_START=0xzz\n' \
+			'CONFIG_LOCALVERSION="unterminated\ngarbage line here\n' \
+			'CONFIG_=y\nCONFIG_ZZ\n  CONFIG_MODULES=y\nCONFIG_SMP=y\n# CONFIG_SMP is not set\n' \
+			'CONFIG_HZ_100=y\r\nCONFIG_X\0Y=y\nCONFIG_PRINTK=y\0\n#CONFIG_BLOCK is not set\n' \
+			'CONFIG_DEFAULT_HOSTNAME="with \\"quote\\" and \\\\ backslash"\n' >>"$out"
+		rm -f "$out.base"
 		;;
 	*.xz) xz -dc -- "$input" >"$out" ;;
 	*.gz) gzip -dc -- "$input" >"$out" ;;
