@@ -266,6 +266,23 @@ bool kf_dotconfig_is_string(const kf_dotconfig *c, const char *sym)
 	return e->name && e->is_string;
 }
 
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+size_t kf_dotconfig_names(const kf_dotconfig *c, const char ***names)
+{
+	const char **v = kf_xcalloc(c->n + 1, sizeof(*v));
+	size_t n = 0;
+	for (size_t i = 0; i < c->cap; i++)
+		if (c->tab[i].name)
+			v[n++] = c->tab[i].name;
+	qsort(v, n, sizeof(*v), cmp_names);
+	*names = v;
+	return n;
+}
+
 size_t kf_dotconfig_count(const kf_dotconfig *c)
 {
 	return c->n;

@@ -1033,6 +1033,23 @@ int kf_sym_set(kc_tree *t, const char *name, const char *value)
 	return sym_set_string_value(t, s, value) ? 0 : -1;
 }
 
+int kf_why_short(kc_tree *t, const char *name, kf_strbuf *why, const char **menu)
+{
+	kc_sym *s = sym_find(t, name);
+	*menu = NULL;
+	if (!s || (s->flags & SYMBOL_CONST) || s->type == S_UNKNOWN)
+		return -1;
+	why_line(t, s, why);
+	/* the nearest enclosing menu with a title */
+	for (kc_menu *m = s->nmenus ? s->menus[0]->parent : NULL; m;
+	     m = m->parent)
+		if (!m->sym && m->prompt && m->prompt->type == P_MENU) {
+			*menu = m->prompt->text;
+			break;
+		}
+	return 0;
+}
+
 const char *kf_sym_value(kc_tree *t, const char *name)
 {
 	kc_sym *s = sym_find(t, name);

@@ -34,6 +34,8 @@ int cmd_kconfig(int argc, char **argv);
 int cmd_generate(int argc, char **argv);
 extern const char cmd_generate_usage[];
 int cmd_why(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
+extern const char cmd_diff_usage[];
 int cmd_kconfig_menu(int argc, char **argv);
 extern const char cmd_kconfig_menu_usage[];
 extern const char cmd_why_usage[];

@@ -15,6 +15,8 @@ static const kf_cmd commands[] = {
 	 cmd_generate_usage},
 	{"kconfig-menu", cmd_kconfig_menu, "write the in-tree \"Distro\" Kconfig menu from the profiles",
 	 cmd_kconfig_menu_usage},
+	{"diff", cmd_diff, "show the options two .config files set differently, grouped by menu",
+	 cmd_diff_usage},
 	{"why", cmd_why, "explain why a symbol has its value in a configuration",
 	 cmd_why_usage},
 	{"profiles", cmd_profiles, "list, show and lint the profiles (what a distro, init, feature or platform needs)",

@@ -49,6 +49,9 @@ const char *kf_dotconfig_get(const kf_dotconfig *c, const char *sym);
 bool kf_dotconfig_is_string(const kf_dotconfig *c, const char *sym);
 /* Number of symbols the config mentions (set or "is not set"). */
 size_t kf_dotconfig_count(const kf_dotconfig *c);
+/* Every symbol the config mentions, sorted; *names is malloc'd (free it),
+ * the strings belong to c. */
+size_t kf_dotconfig_names(const kf_dotconfig *c, const char ***names);
 
 /* Kernel version from the header, 0 when the header has none. */
 uint32_t kf_dotconfig_kver(const kf_dotconfig *c);

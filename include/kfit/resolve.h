@@ -97,6 +97,10 @@ void kf_reset_distro_build_files(kc_tree *t, kf_diags *d);
  */
 int kf_why(kc_tree *t, const char *sym, kf_strbuf *out);
 
+/* One line: what gives SYMBOL its current value ("selected by X",
+ * "default y if ..."), and the title of the menu it is in. */
+int kf_why_short(kc_tree *t, const char *sym, kf_strbuf *why, const char **menu);
+
 /* Can `select` set it: a bool or tristate that is no choice member. */
 bool kf_sym_selectable(kc_tree *t, const char *sym);
 /* True for string symbols (their .config values are quoted). */

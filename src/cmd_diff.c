@@ -1,0 +1,213 @@
+/*
+ * cmd_diff.c - `kfit diff A B`: the options two .config files set
+ * differently, grouped by the menu they are in, each with what gives it its
+ * value in B when a kernel tree is given (-k).
+ */
+#include "cli.h"
+#include "profcli.h"
+#include "kfit/dotconfig.h"
+#include "kfit/kconfig.h"
+#include "kfit/resolve.h"
+#include "kfit/tree.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char cmd_diff_usage[] =
+	"usage: kfit diff [-k TREE] [-a ARCH] [--json] A B\n"
+	"\n"
+	"Show the options whose values differ between two .config files (plain,\n"
+	".gz or .xz): added, removed and changed, grouped by menu when a kernel\n"
+	"tree is given (-k), each with what gives it its value in B.\n"
+	"\n"
+	"options:\n"
+	"  -k TREE   kernel tree: group by menu and explain every value of B\n"
+	"  -a ARCH   architecture for the tree (default x86_64)\n"
+	"  --json    one JSON object: {\"a\":..., \"b\":..., \"changes\":[{\"symbol\",\n"
+	"            \"a\", \"b\", \"menu\", \"why\"}]}\n"
+	"\n"
+	"exit status: 0 no differences, 1 differences found, 2 bad usage or input\n";
+
+/* One difference. */
+struct change {
+	const char *sym;  /* symbol */
+	const char *a;    /* value in A, NULL when absent */
+	const char *b;    /* value in B, NULL when absent */
+	const char *menu; /* menu title in the tree, or NULL */
+	char *why;        /* what gives it its value in B, or NULL */
+};
+
+static bool same(const char *a, const char *b)
+{
+	/* a bool that is absent is n */
+	if (!a)
+		a = "n";
+	if (!b)
+		b = "n";
+	return !strcmp(a, b);
+}
+
+int cmd_diff(int argc, char **argv)
+{
+	const char *tree_arg = NULL, *arch = "x86_64", *fa = NULL, *fb = NULL;
+	bool json = false;
+	for (int i = 1; i < argc; i++) {
+		int miss = 0;
+		const char *v;
+		if ((v = profcli_optval(argc, argv, &i, "-k", "--kernel", &miss)))
+			tree_arg = v;
+		else if ((v = profcli_optval(argc, argv, &i, "-a", "--arch", &miss)))
+			arch = v;
+		else if (miss) {
+			cli_error("diff: %s needs a value", argv[i]);
+			goto usage;
+		} else if (!strcmp(argv[i], "--json"))
+			json = true;
+		else if (argv[i][0] == '-' && argv[i][1]) {
+			cli_error("diff: unknown option '%s'", argv[i]);
+			goto usage;
+		} else if (!fa)
+			fa = argv[i];
+		else if (!fb)
+			fb = argv[i];
+		else {
+			cli_error("diff: unexpected argument '%s'", argv[i]);
+			goto usage;
+		}
+	}
+	if (!fb) {
+		cli_error("diff: two configuration files are needed");
+		goto usage;
+	}
+
+	kf_diags d = KF_DIAGS_INIT;
+	int rc = KF_EXIT_BAD;
+	kf_dotconfig *ca = kf_dotconfig_load(fa, &d);
+	kf_dotconfig *cb = ca ? kf_dotconfig_load(fb, &d) : NULL;
+	char *tree = NULL, *cache = NULL;
+	kc_tree *t = NULL;
+	struct change *ch = NULL;
+	size_t n = 0, alloc = 0;
+	const char **na = NULL, **nb = NULL;
+	if (!cb)
+		goto out;
+	if (tree_arg) {
+		tree = kf_tree_resolve(tree_arg, NULL, NULL, &d);
+		if (!tree)
+			goto out;
+		cache = kf_cache_dir(&d);
+		kc_load_opts lo = {.srctree = tree, .arch = arch, .cache_dir = cache};
+		t = kc_tree_load(&lo, &d);
+		if (!t)
+			goto out;
+		/* B as the kernel computes it, to say why each value is there */
+		kc_run_opts ro = {.mode = KC_MODE_DEFCONFIG, .config = fb, .file = fb};
+		kf_strbuf junk = KF_STRBUF_INIT;
+		kc_compute(t, &ro, &junk);
+		kf_strbuf_release(&junk);
+	}
+	size_t a_n = kf_dotconfig_names(ca, &na);
+	size_t b_n = kf_dotconfig_names(cb, &nb);
+	/* merge the two sorted lists */
+	for (size_t i = 0, j = 0; i < a_n || j < b_n;) {
+		int c = i >= a_n ? 1 : j >= b_n ? -1 : strcmp(na[i], nb[j]);
+		const char *sym = c <= 0 ? na[i] : nb[j];
+		const char *va = c <= 0 ? kf_dotconfig_get(ca, sym) : NULL;
+		const char *vb = c >= 0 ? kf_dotconfig_get(cb, sym) : NULL;
+		if (c <= 0)
+			i++;
+		if (c >= 0)
+			j++;
+		if (same(va, vb))
+			continue;
+		KF_GROW(ch, n + 1, alloc);
+		struct change *x = &ch[n++];
+		memset(x, 0, sizeof(*x));
+		x->sym = sym;
+		x->a = va;
+		x->b = vb;
+		if (t) {
+			kf_strbuf w = KF_STRBUF_INIT;
+			if (kf_why_short(t, sym, &w, &x->menu) == 0)
+				x->why = kf_strbuf_detach(&w);
+			else {
+				kf_strbuf_release(&w);
+				x->why = kf_xstrdup("not in this tree");
+			}
+		}
+	}
+
+	if (json) {
+		kf_strbuf sb = KF_STRBUF_INIT;
+		kf_strbuf_addstr(&sb, "{\"a\":");
+		json_str(&sb, fa);
+		kf_strbuf_addstr(&sb, ",\"b\":");
+		json_str(&sb, fb);
+		kf_strbuf_addstr(&sb, ",\"changes\":[");
+		for (size_t i = 0; i < n; i++) {
+			if (i)
+				kf_strbuf_addch(&sb, ',');
+			kf_strbuf_addstr(&sb, "{\"symbol\":");
+			json_str(&sb, ch[i].sym);
+			kf_strbuf_addstr(&sb, ",\"a\":");
+			json_str(&sb, ch[i].a);
+			kf_strbuf_addstr(&sb, ",\"b\":");
+			json_str(&sb, ch[i].b);
+			kf_strbuf_addstr(&sb, ",\"menu\":");
+			json_str(&sb, ch[i].menu);
+			kf_strbuf_addstr(&sb, ",\"why\":");
+			json_str(&sb, ch[i].why);
+			kf_strbuf_addch(&sb, '}');
+		}
+		kf_strbuf_addstr(&sb, "]}\n");
+		fputs(sb.buf, stdout);
+		kf_strbuf_release(&sb);
+	} else {
+		/* group by menu, in order of first appearance */
+		bool *done = kf_xcalloc(n ? n : 1, sizeof(bool));
+		for (size_t i = 0; i < n; i++) {
+			if (done[i])
+				continue;
+			const char *m = ch[i].menu;
+			if (t)
+				printf("%s:\n", m ? m : "(top level)");
+			for (size_t k = i; k < n; k++) {
+				if (done[k])
+					continue;
+				const char *mk = ch[k].menu;
+				if (t && !(m == mk || (m && mk && !strcmp(m, mk))))
+					continue;
+				done[k] = true;
+				const char *va = ch[k].a ? ch[k].a : "absent";
+				const char *vb = ch[k].b ? ch[k].b : "absent";
+				char mark = !ch[k].a ? '+' : !ch[k].b ? '-' : '~';
+				printf("%s%c CONFIG_%s: %s -> %s", t ? "  " : "", mark,
+				       ch[k].sym, va, vb);
+				if (ch[k].why)
+					printf("  (%s)", ch[k].why);
+				putchar('\n');
+			}
+		}
+		free(done);
+		fprintf(stderr, "kfit: %zu options differ\n", n);
+	}
+	rc = n ? KF_EXIT_UNMET : KF_EXIT_OK;
+out:
+	cli_print_diags(&d);
+	kf_diags_release(&d);
+	for (size_t i = 0; i < n; i++)
+		free(ch[i].why);
+	free(ch);
+	free(na);
+	free(nb);
+	kf_dotconfig_free(ca);
+	kf_dotconfig_free(cb);
+	kc_tree_free(t);
+	free(tree);
+	free(cache);
+	return rc;
+usage:
+	fputs(cmd_diff_usage, stderr);
+	return KF_EXIT_BAD;
+}
