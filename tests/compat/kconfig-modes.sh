@@ -33,6 +33,13 @@ for ver in 6.1 6.12; do
 		add_case "$ver-x86_64-listnewconfig-debian-$from" "$ver" x86_64 listnewconfig "$(debian_config "$from")"
 	done
 	add_case "$ver-x86-savedefconfig-debian-$ver" "$ver" x86 savedefconfig "$(debian_config "$ver")"
+	# the toolchain the Kconfig files probe: LLVM and CROSS_COMPILE from
+	# the environment as make takes them; CC=clang as `make CC=clang`
+	# (make itself would ignore CC from the environment)
+	add_case "$ver-x86_64-olddefconfig-env-LLVM" "$ver" x86_64 olddefconfig empty LLVM=1
+	add_case "$ver-x86_64-olddefconfig-CC-clang" "$ver" x86_64 olddefconfig empty make:CC=clang
+	add_case "$ver-arm64-defconfig-env-CROSS_COMPILE" "$ver" arm64 defconfig empty \
+		CROSS_COMPILE=aarch64-linux-gnu-
 	# broken .config lines: the kernel's warnings, the kernel's result
 	add_case "$ver-x86_64-olddefconfig-broken-lines" "$ver" x86_64 olddefconfig \
 		"mangle:$(debian_config "$ver")"

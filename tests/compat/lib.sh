@@ -24,7 +24,10 @@
 #          "out:MODE" (the kernel's output of MODE from an empty .config),
 #          or "mangle:INPUT" (INPUT with broken lines added, see make_input)
 #   VAR=VALUE  environment for both sides (KCONFIG_ALLCONFIG=@frag:TEXT
-#          writes TEXT, with \n escapes, to a file and points at it)
+#          writes TEXT, with \n escapes, to a file and points at it);
+#          make:VAR=VALUE is a variable on make's command line and in
+#          kfit's environment (`make CC=clang` vs `CC=clang kfit`: make
+#          itself ignores CC from the environment)
 #
 # What is compared: the exit status (both succeed or both fail), the
 # written file (.config, or FILE for savedefconfig) with cmp, stdout
@@ -34,7 +37,9 @@
 # case's directory is replaced by @D@ (the kernel's warnings: every one
 # must appear in kfit's, and kfit must print no others, except conf's own
 # informational "# configuration written to ..." block, which conf prints
-# unless silenced as make -s silences it).
+# unless silenced as make -s silences it).  When both fail, kfit may word
+# the error its own way (the issue allows "the kernel's message or a
+# better one") but must still print each of the kernel's warnings.
 #
 # Oracle results are cached under CACHE/compat-oracle/KEY, KEY hashing the
 # tree, ARCH, mode, input bytes, environment, toolchain and the host files
@@ -217,9 +222,14 @@ normalise_stderr() { # file dir
 oracle() {
 	local tree=$1 arch=$2 mode=$3 input=$4 dir=$5
 	shift 5
-	local envs key=
+	local envs=() mvars=() key= kv
 	mkdir -p "$dir"
-	mapfile -t envs < <(resolve_env "$dir" "$@")
+	while IFS= read -r kv; do
+		case $kv in
+		make:*) mvars+=("${kv#make:}") ;;
+		*) envs+=("$kv") ;;
+		esac
+	done < <(resolve_env "$dir" "$@")
 	make_input "$input" "$dir/.config" || return 1
 	if [[ $tree == "$CACHE"/trees/* ]]; then
 		key=$({
@@ -250,7 +260,7 @@ oracle() {
 		rm -f "$odir/.config" "$odir/.config.old"
 		[ -e "$dir/.config" ] && cp "$dir/.config" "$odir/.config"
 		(cd "$dir" && env "${envs[@]}" make -s -C "$tree" O="$odir" ARCH="$arch" \
-			"$target") >"$dir/stdout" 2>"$dir/stderr" </dev/null
+			"${mvars[@]}" "$target") >"$dir/stdout" 2>"$dir/stderr" </dev/null
 		echo $? >"$dir/exit"
 		rm -f "$dir/.config"
 		[ -f "$odir/.config" ] && mv "$odir/.config" "$dir/.config"
@@ -258,7 +268,7 @@ oracle() {
 		sed -i -E -e "s|$odir/\.config|$dir/.config|g" -e "s|^\.config:|$dir/.config:|" "$dir/stderr"
 	else
 		(cd "$dir" && env "${envs[@]}" make -s -C "$tree" O="$odir" ARCH="$arch" \
-			KCONFIG_CONFIG="$dir/.config" "$target") >"$dir/stdout" 2>"$dir/stderr" </dev/null
+			"${mvars[@]}" KCONFIG_CONFIG="$dir/.config" "$target") >"$dir/stdout" 2>"$dir/stderr" </dev/null
 		echo $? >"$dir/exit"
 	fi
 	normalise_stderr "$dir/stderr" "$dir"
@@ -286,7 +296,8 @@ kfit_side() {
 	shift 5
 	local envs args
 	mkdir -p "$dir"
-	mapfile -t envs < <(resolve_env "$dir" "$@")
+	# make:VAR=VALUE (a make command-line variable) is kfit's environment
+	mapfile -t envs < <(resolve_env "$dir" "$@" | sed 's/^make://')
 	make_input "$input" "$dir/.config" || return 1
 	args=(kconfig -k "$tree" -a "$arch" -c "$dir/.config")
 	case $mode in
@@ -353,7 +364,16 @@ compare_results() { # oracle dir, kfit dir, mode
 	local om km
 	om=$(info_filter <"$o/stderr" | sort)
 	km=$(info_filter <"$k/stderr" | sort)
-	if [ "$om" != "$km" ]; then
+	if [ "$oe" != 0 ] && [ "$ke" != 0 ]; then
+		# both fail: kfit may word the error better (file:line, an
+		# "error:" tag), but must print every warning the kernel did
+		local missing
+		missing=$(comm -23 <(echo "$om" | grep -i warning) <(echo "$km") | head -n 10)
+		if [ -n "$missing" ]; then
+			why "both failed, but kfit did not print the kernel's warnings:"
+			echo "$missing" | sed 's/^/  - /' >>"$C/why"
+		fi
+	elif [ "$om" != "$km" ]; then
 		local missing extra
 		missing=$(comm -23 <(echo "$om") <(echo "$km") | head -n 10)
 		extra=$(comm -13 <(echo "$om") <(echo "$km") | head -n 10)

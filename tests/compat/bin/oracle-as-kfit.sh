@@ -44,13 +44,17 @@ savedefconfig)
 	;;
 esac
 
+# kfit takes CC from its environment as make takes it from its command line
+mvars=()
+[ -n "${CC:-}" ] && mvars+=(CC="$CC")
+
 rm -f "$odir/defconfig"
 if [ "$mode" = tinyconfig ]; then
 	# as the compat oracle does: 6.1's tiny.config rule works on O/.config
 	rm -f "$odir/.config" "$odir/.config.old"
 	[ -e "$config" ] && cp "$config" "$odir/.config"
 	err=$(mktemp)
-	make -s -C "$tree" O="$odir" ARCH="$arch" "$target" 2>"$err"
+	make -s -C "$tree" O="$odir" ARCH="$arch" "${mvars[@]}" "$target" 2>"$err"
 	rc=$?
 	# conf names the file as it was given: .config; kfit names -c FILE
 	sed -E -e "s|$odir/\.config|$config|g" -e "s|^\.config:|$config:|" "$err" >&2
@@ -58,7 +62,7 @@ if [ "$mode" = tinyconfig ]; then
 	[ $rc = 0 ] && cp "$odir/.config" "$config"
 	rm -f "$odir/.config" "$odir/.config.old"
 else
-	make -s -C "$tree" O="$odir" ARCH="$arch" KCONFIG_CONFIG="$config" "$target"
+	make -s -C "$tree" O="$odir" ARCH="$arch" "${mvars[@]}" KCONFIG_CONFIG="$config" "$target"
 	rc=$?
 fi
 if [ "$mode" = savedefconfig ] && [ $rc = 0 ]; then
