@@ -26,12 +26,15 @@ wants() {
 		-e 's/^# CONFIG_\([A-Za-z0-9_]*\) is not set$/\1 n/p' "$1"
 }
 
-# does config $2 hold "SYM VALUE"?
+# does config $3 hold "SYM VALUE"?
 holds() {
 	local sym=$1 val=$2 cfg=$3 got
 	got=$(sed -n "s/^CONFIG_$sym=//p" "$cfg")
 	if [ "$val" = n ]; then
 		[ -z "$got" ] || [ "$got" = n ]
+	elif [ "$val" = m ]; then
+		# a module wanted: built in also provides it (no MODULES in allnoconfig)
+		[ "$got" = m ] || [ "$got" = y ]
 	else
 		[ "$got" = "$val" ]
 	fi
