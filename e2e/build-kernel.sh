@@ -37,7 +37,7 @@ fi
 obj=$dir/obj
 mkdir -p "$obj"
 cp "$dir/config.new" "$obj/.config"
-jobs=$(nproc)
+jobs=${KFIT_E2E_JOBS:-$(nproc)}
 echo "build-kernel.sh: $ver: building bzImage with -j$jobs in $obj (log: $dir/build.log)"
 # Wall time depends on what else runs on the machine; GNU time's CPU
 # seconds (user + sys of make and its children) do not, so both are kept,

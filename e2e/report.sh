@@ -111,6 +111,8 @@ for k in 61:6.1 612:6.12; do
 	echo "- ${k#*:}, LXC optional: $(get "$r" lxc_optional_missing)"
 done
 echo
+cat "$here/e2e/findings.md"
+echo
 echo "## Journal allow-list"
 echo
 echo "Warnings accepted in \`journalctl -b -p warning\` (e2e/journal-allow.txt):"
