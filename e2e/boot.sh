@@ -94,6 +94,7 @@ nfail=0
 {
 	echo "boot_pass=$((1 - fail))"
 	echo "boot_wall_seconds=$wall"
+	echo "boot_loadavg=$(cut -d' ' -f1-3 /proc/loadavg)"
 	echo "boot_kernel_seconds=$ksec"
 	echo "boot_multi_user_seconds=$boot"
 	echo "failed_units=$nfail"
