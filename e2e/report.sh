@@ -67,7 +67,7 @@ vz=- iz=-
 [ -f "$s/initrd.img" ] && iz=$(stat -c %s "$s/initrd.img")
 pass=$(get "$b" boot_pass)
 case $pass in 1) st=pass ;; 0) st="fails: see below" ;; *) st="not booted" ;; esac
-echo "| Debian stock $(get "$s/result.env" stock_package) ($(get "$s/result.env" stock_version)) | Debian's amd64 config | $sy | $sm | hours (not built here) | $(mib "$vz") | $(mib "$iz") (initramfs-tools) | $(secs "$(get "$b" boot_multi_user_seconds)") | $(secs "$(get "$b" boot_wall_seconds)") | $(get "$b" failed_units) | $st |"
+echo "| Debian stock $(get "$s/result.env" stock_package) ($(get "$s/result.env" stock_version)) | Debian's amd64 config | $sy | $sm | hours (not built here) | $(mib "$vz") | $(mib "$iz") (initramfs-tools) | $(secs "$(get "$b" boot_multi_user_seconds)") | $(secs "$(get "$b" boot_wall_seconds)") (load $(get "$b" boot_loadavg | cut -d' ' -f1)) | $(get "$b" failed_units) | $st |"
 l=$cache/lmc/result.env
 echo "| \`make localmodconfig\` of Debian's config, modules of the booted Debian 12 guest ($(get "$l" modules_loaded) loaded) | Debian's amd64 config trimmed | $(get "$l" opts_y) | $(get "$l" opts_m) | not built | - | - | - | - | - | - |"
 echo
