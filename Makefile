@@ -126,6 +126,11 @@ e2e-report:
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 755 $(BUILD)/kfit $(DESTDIR)$(PREFIX)/bin/kfit
+	# the profile database, where kfit looks beside its binary
+	install -d $(DESTDIR)$(PREFIX)/share/kfit
+	cp -R profiles $(DESTDIR)$(PREFIX)/share/kfit/
+	find $(DESTDIR)$(PREFIX)/share/kfit/profiles -type d -exec chmod 755 {} +
+	find $(DESTDIR)$(PREFIX)/share/kfit/profiles -type f -exec chmod 644 {} +
 
 clean:
 	rm -rf build build-asan $(FUZZ_BUILD)
