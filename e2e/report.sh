@@ -53,6 +53,8 @@ row() { # NAME CONFIG DIR
 row "kfit, Debian 6.1 tree ($(get "$cache/k61/result.env" version))" "debian-12 + kvm-guest" "$cache/k61"
 [ ! -f "$cache/k61-unfixed/result.env" ] ||
 	row "kfit, Debian 6.1 tree, before the profile fixes" "debian-12 + kvm-guest" "$cache/k61-unfixed"
+[ ! -f "$cache/k612-before/result.env" ] ||
+	row "kfit, Debian 6.12 tree, before the systemd fixes" "debian-13 + kvm-guest" "$cache/k612-before"
 row "kfit, Debian 6.12 tree ($(get "$cache/k612/result.env" version))" "debian-13 + kvm-guest" "$cache/k612"
 
 cfg=/usr/src/linux-config-6.1/config.amd64_none_amd64.xz
@@ -72,10 +74,10 @@ l=$cache/lmc/result.env
 echo "| \`make localmodconfig\` of Debian's config, modules of the booted Debian 12 guest ($(get "$l" modules_loaded) loaded) | Debian's amd64 config trimmed | $(get "$l" opts_y) | $(get "$l" opts_m) | not built | - | - | - | - | - | - |"
 echo
 
-for k in k61 k612 stock k61-unfixed; do
+for k in k61 k612 stock k61-unfixed k612-before; do
 	b=$cache/$k/boot
 	[ -f "$b/boot.env" ] || continue
-	case $k in k61) n="kfit 6.1" ;; k612) n="kfit 6.12" ;; stock) n="Debian stock 6.1" ;; k61-unfixed) n="kfit 6.1 before the profile fixes" ;; esac
+	case $k in k61) n="kfit 6.1" ;; k612) n="kfit 6.12" ;; stock) n="Debian stock 6.1" ;; k61-unfixed) n="kfit 6.1 before the profile fixes" ;; k612-before) n="kfit 6.12 before the profile fixes" ;; esac
 	echo "## $n: boot"
 	echo
 	echo '```'
