@@ -1434,6 +1434,25 @@ static void parse_choice(kc_tree *t)
 static void parse_stmt_list_body(kc_tree *t, int ctx);
 
 /* The statements of a block (or the top level), with a bound on nesting. */
+/* The quoted text of "KEYWORD \"text\"" up to the end of the line, in
+ * the arena; NULL after reporting a syntax error (comment, menu,
+ * mainmenu). */
+static const char *quoted_line(kc_tree *t, const char *what)
+{
+	if (peek(t) != T_WORD_QUOTE) {
+		syntax_error(t, what);
+		return NULL;
+	}
+	char *p = take(t);
+	if (!expect_eol(t)) {
+		free(p);
+		return NULL;
+	}
+	const char *r = kf_arena_strdup(t->arena, p);
+	free(p);
+	return r;
+}
+
 static void parse_stmt_list(kc_tree *t, int ctx)
 {
 	if (ctx != CTX_TOP && ++t->lx->blocks > KC_MAX_BLOCKS) {
@@ -1483,19 +1502,11 @@ static void parse_stmt_list_body(kc_tree *t, int ctx)
 			break;
 		case T_COMMENT: {
 			free(take(t));
-			if (peek(t) != T_WORD_QUOTE) {
-				syntax_error(t, "a quoted comment");
+			const char *p = quoted_line(t, "a quoted comment");
+			if (!p)
 				break;
-			}
-			char *p = take(t);
-			if (!expect_eol(t)) {
-				free(p);
-				break;
-			}
 			menu_add_entry(t, NULL, FILE_LINE);
-			menu_add_prompt(t, P_COMMENT, kf_arena_strdup(t->arena, p),
-					NULL, FILE_LINE);
-			free(p);
+			menu_add_prompt(t, P_COMMENT, p, NULL, FILE_LINE);
 			while (peek(t) == T_DEPENDS) {
 				free(take(t));
 				parse_depends(t);
@@ -1525,19 +1536,11 @@ static void parse_stmt_list_body(kc_tree *t, int ctx)
 				syntax_error(t, NULL);
 				break;
 			}
-			if (peek(t) != T_WORD_QUOTE) {
-				syntax_error(t, "a quoted menu title");
+			const char *p = quoted_line(t, "a quoted menu title");
+			if (!p)
 				break;
-			}
-			char *p = take(t);
-			if (!expect_eol(t)) {
-				free(p);
-				break;
-			}
 			menu_add_entry(t, NULL, FILE_LINE);
-			menu_add_prompt(t, P_MENU, kf_arena_strdup(t->arena, p),
-					NULL, FILE_LINE);
-			free(p);
+			menu_add_prompt(t, P_MENU, p, NULL, FILE_LINE);
 			for (;;) {
 				if (peek(t) == T_DEPENDS) {
 					free(take(t));
@@ -1598,25 +1601,17 @@ static void parse_stmt_list_body(kc_tree *t, int ctx)
 		}
 		case T_MAINMENU: {
 			free(take(t));
-			if (peek(t) != T_WORD_QUOTE) {
-				syntax_error(t, "a quoted title");
+			const char *p = quoted_line(t, "a quoted title");
+			if (!p)
+				break;
+			if (t->rootmenu.prompt || ctx != CTX_TOP || t->rootmenu.list) {
+				parse_error(t, 0, "invalid statement");
 				break;
 			}
-			char *p = take(t);
-			if (expect_eol(t)) {
-				if (t->rootmenu.prompt || ctx != CTX_TOP ||
-				    t->rootmenu.list)
-					parse_error(t, 0, "invalid statement");
-				else {
-					kc_menu *save = t->current_entry;
-					t->current_entry = &t->rootmenu;
-					menu_add_prompt(t, P_MENU,
-							kf_arena_strdup(t->arena, p),
-							NULL, FILE_LINE);
-					t->current_entry = save;
-				}
-			}
-			free(p);
+			kc_menu *save = t->current_entry;
+			t->current_entry = &t->rootmenu;
+			menu_add_prompt(t, P_MENU, p, NULL, FILE_LINE);
+			t->current_entry = save;
 			break;
 		}
 		case T_WORD: {
