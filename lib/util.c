@@ -8,13 +8,16 @@
 #include "kfit/util.h"
 
 #include <errno.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <libgen.h>
 #include <lzma.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -525,6 +528,46 @@ static int write_all(int fd, const void *data, size_t len)
 	return 0;
 }
 
+/*
+ * Temporary files are named ".BASE.kfit-PID-XXXXXX" beside BASE.  A process
+ * killed between mkstemp() and rename() leaves one behind; the next write
+ * of the same file removes those whose process is gone (kill(pid, 0) says
+ * ESRCH) and that were last modified over STALE_TMP_SECONDS ago, so that
+ * a write in progress on another machine sharing the directory (same pid
+ * number, not ours) is never disturbed.
+ */
+#define STALE_TMP_SECONDS 10
+
+static void sweep_stale_temps(const char *dir, const char *base)
+{
+	DIR *dh = opendir(dir);
+	if (!dh)
+		return;
+	size_t blen = strlen(base);
+	time_t now = time(NULL);
+	struct dirent *de;
+	while ((de = readdir(dh))) {
+		const char *n = de->d_name;
+		if (n[0] != '.' || strncmp(n + 1, base, blen) ||
+		    strncmp(n + 1 + blen, ".kfit-", 6))
+			continue;
+		const char *p = n + 1 + blen + 6;
+		char *end;
+		long pid = strtol(p, &end, 10);
+		if (end == p || pid <= 0 || *end != '-' || strlen(end + 1) != 6)
+			continue;
+		if (pid == (long)getpid() ||
+		    kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		struct stat st;
+		if (fstatat(dirfd(dh), n, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+		    !S_ISREG(st.st_mode) || now - st.st_mtime < STALE_TMP_SECONDS)
+			continue;
+		unlinkat(dirfd(dh), n, 0);
+	}
+	closedir(dh);
+}
+
 int kf_write_file_atomic(const char *path, const void *data, size_t len,
 			 bool keep_old, kf_diags *d)
 {
@@ -554,9 +597,10 @@ int kf_write_file_atomic(const char *path, const void *data, size_t len,
 
 	char *dup = kf_xstrdup(path);
 	char *dir = dirname(dup);
-	char *tmpl = kf_xasprintf("%s/.%s.XXXXXX", dir,
-				  strrchr(path, '/') ? strrchr(path, '/') + 1
-						     : path);
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	sweep_stale_temps(dir, base);
+	char *tmpl = kf_xasprintf("%s/.%s.kfit-%ld-XXXXXX", dir, base,
+				  (long)getpid());
 	free(dup);
 	int fd = mkstemp(tmpl);
 	if (fd < 0) {
