@@ -7,6 +7,9 @@
 
 #include "kfit/util.h"
 
+#include <stdbool.h>
+#include <stdio.h>
+
 /* Exit codes, documented in docs/kfit.1 and README. */
 enum {
 	KF_EXIT_OK = 0,    /* success, requirements met, no differences */
@@ -29,6 +32,27 @@ void cli_error(const char *fmt, ...) KF_PRINTF(1, 2);
 void cli_usage(const kf_cmd *c, int to_stderr);
 /* The table entry for a subcommand name, or NULL. */
 const kf_cmd *cli_find(const char *name);
+
+/* Colour (src/term.c): main() sets the mode from --color WHEN. */
+typedef enum { CLI_COLOR_AUTO, CLI_COLOR_ALWAYS, CLI_COLOR_NEVER } cli_color_mode;
+/* "auto", "always" or "never"; -1 for anything else. */
+int cli_color_parse(const char *when, cli_color_mode *mode);
+void cli_color_set(cli_color_mode mode);
+/* Whether to colour what goes to f: always; never; auto = f is a tty,
+ * NO_COLOR unset or empty and TERM is not "dumb". */
+bool cli_color(FILE *f);
+/* code when colouring f, else "". */
+const char *cli_sgr(FILE *f, const char *code);
+#define CLI_RED "\033[31m"
+#define CLI_GREEN "\033[32m"
+#define CLI_YELLOW "\033[33m"
+#define CLI_BOLD "\033[1m"
+#define CLI_RESET "\033[0m"
+
+/* Derived from the usage texts (src/help.c), for completion and man page. */
+extern const char cli_global_options[];
+void cli_print_flags(const char *usage, FILE *f);
+void cli_print_words(const char *cmd, const char *usage, FILE *f);
 
 int cmd_kconfig(int argc, char **argv);
 int cmd_generate(int argc, char **argv);

@@ -34,6 +34,8 @@ const char cmd_check_usage[] =
 	"                      (default: the distro profile's habit)\n"
 	"  --json              machine-readable report (docs/profiles.md has the schema)\n"
 	"  --all               also list the requirements that hold\n"
+	"  --profiles DIR      the profile database (default: the installed one)\n"
+	"  --local FILE        add a local profile file (repeatable)\n"
 	"\n"
 	"exit status: 0 every requirement holds, 1 one does not, 2 bad input\n";
 
@@ -260,25 +262,27 @@ int cmd_check(int argc, char **argv)
 			for (size_t i = 0; i < s->n; i++) {
 				const prof_result *x = &res[i];
 				const prof_req *r = x->req;
-				const char *tag;
+				const char *tag, *sgr;
 				if (pass == 0 && x->outcome == PROF_UNMET && r->level == PROF_REQUIRE)
-					tag = "unmet";
+					tag = "unmet", sgr = CLI_RED;
 				else if (pass == 1 && x->outcome == PROF_UNMET && r->level == PROF_RECOMMEND)
-					tag = "warning";
+					tag = "warning", sgr = CLI_YELLOW;
 				else if (pass == 2 && all && x->outcome == PROF_MET)
-					tag = "ok";
+					tag = "ok", sgr = CLI_GREEN;
 				else
 					continue;
-				kf_strbuf_addf(&sb, "%s: CONFIG_%s: wanted %s, found %s%s: %s (%s:%d, ", tag,
+				kf_strbuf_addf(&sb, "%s%s%s: CONFIG_%s: wanted %s, found %s%s: %s (%s:%d, ",
+					       cli_sgr(stdout, sgr), tag, cli_sgr(stdout, CLI_RESET),
 					       x->checked, x->wanted, x->found,
 					       r->boot ? " (boot-critical)" : "", r->reason, r->loc.file,
 					       r->loc.line);
 				chain_text(&sb, r);
 				kf_strbuf_addstr(&sb, ")\n");
 			}
-		kf_strbuf_addf(&sb, "%s on %s%s%s: %zu requirement%s, %zu unmet; %zu recommendation%s, %zu not followed\n",
-			       config, kf_kver_format(kver, vb), arch ? " " : "", arch ? arch : "",
-			       nreq, nreq == 1 ? "" : "s", unmet, nrec, nrec == 1 ? "" : "s", unfollowed);
+		kf_strbuf_addf(&sb, "%s%s on %s%s%s: %zu requirement%s, %zu unmet; %zu recommendation%s, %zu not followed%s\n",
+			       cli_sgr(stdout, CLI_BOLD), config, kf_kver_format(kver, vb), arch ? " " : "", arch ? arch : "",
+			       nreq, nreq == 1 ? "" : "s", unmet, nrec, nrec == 1 ? "" : "s", unfollowed,
+			       cli_sgr(stdout, CLI_RESET));
 		if (s->kmin && (kver < s->kmin || (s->kmax && kver >= s->kmax))) {
 			char lo[16], hi[16];
 			kf_strbuf_addf(&sb, "note: the distro profile ships kernels >=%s%s%s; this config is %s\n",

@@ -171,7 +171,8 @@ int cmd_diff(int argc, char **argv)
 				continue;
 			const char *m = ch[i].menu;
 			if (t)
-				printf("%s:\n", m ? m : "(top level)");
+				printf("%s%s:%s\n", cli_sgr(stdout, CLI_BOLD), m ? m : "(top level)",
+				       cli_sgr(stdout, CLI_RESET));
 			for (size_t k = i; k < n; k++) {
 				if (done[k])
 					continue;
@@ -182,8 +183,9 @@ int cmd_diff(int argc, char **argv)
 				const char *va = ch[k].a ? ch[k].a : "absent";
 				const char *vb = ch[k].b ? ch[k].b : "absent";
 				char mark = !ch[k].a ? '+' : !ch[k].b ? '-' : '~';
-				printf("%s%c CONFIG_%s: %s -> %s", t ? "  " : "", mark,
-				       ch[k].sym, va, vb);
+				const char *sgr = mark == '+' ? CLI_GREEN : mark == '-' ? CLI_RED : CLI_YELLOW;
+				printf("%s%s%c CONFIG_%s: %s -> %s%s", t ? "  " : "", cli_sgr(stdout, sgr),
+				       mark, ch[k].sym, va, vb, cli_sgr(stdout, CLI_RESET));
 				if (ch[k].why)
 					printf("  (%s)", ch[k].why);
 				putchar('\n');

@@ -22,6 +22,7 @@ const char cmd_generate_usage[] =
 	"usage: kfit generate [-k TREE] [-a ARCH] -p NAME... [--base BASE]\n"
 	"                     [--local FILE...] [--initramfs yes|no] [-o FILE]\n"
 	"                     [--explain] [--json] [--verify] [--force]\n"
+	"                     [--profiles DIR] [--detect [--root DIR]] [--check-minimal]\n"
 	"\n"
 	"Make a kernel configuration in which every requirement of the named\n"
 	"profiles holds: dependencies are enabled, conflicting options turned off,\n"
@@ -70,7 +71,9 @@ const char cmd_why_usage[] =
 	"options:\n"
 	"  -k TREE    kernel tree (default as for `kfit kconfig`)\n"
 	"  -a ARCH    architecture (default: this machine's)\n"
-	"  -c CONFIG  the configuration (default: TREE/.config)\n";
+	"  -c CONFIG  the configuration (default: TREE/.config)\n"
+	"\n"
+	"exit status: 0 explained, 2 bad usage, no such symbol or unreadable input\n";
 
 static void progress(const char *msg, void *ctx)
 {

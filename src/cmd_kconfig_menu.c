@@ -40,7 +40,9 @@ const char cmd_kconfig_menu_usage[] =
 	"               (once)\n"
 	"  --allconfig  print a KCONFIG_ALLCONFIG fragment that turns on the\n"
 	"               options of the -p profiles plus the values select cannot\n"
-	"               set, each with its reason; write nothing\n";
+	"               set, each with its reason; write nothing\n"
+	"\n"
+	"exit status: 0 written, 2 bad usage or input (unknown profile, no tree)\n";
 
 /* One menu option and what it selects. */
 struct item {

@@ -5,6 +5,8 @@
 #include "cli.h"
 
 #include <stdarg.h>
+#include <stdbool.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -50,7 +52,8 @@ void cli_error(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	fputs("kfit: error: ", stderr);
+	fprintf(stderr, "kfit: %serror:%s ", cli_sgr(stderr, CLI_RED CLI_BOLD),
+		cli_sgr(stderr, CLI_RESET));
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
 	va_end(ap);
@@ -63,23 +66,111 @@ void cli_usage(const kf_cmd *c, int to_stderr)
 
 static void main_usage(FILE *f)
 {
-	fputs("usage: kfit COMMAND [ARGS...]\n\ncommands:\n", f);
+	fputs("usage: kfit [--color WHEN] COMMAND [ARGS...]\n\ncommands:\n", f);
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(f, "  %-14s %s\n", commands[i].name, commands[i].summary);
-	fputs("\nRun 'kfit COMMAND --help' for a command's options.\n", f);
+	fputs("\noptions for every command:\n", f);
+	fputs(cli_global_options, f);
+	fputs("\nRun 'kfit COMMAND --help' for a command's options.\n"
+	      "exit status: 0 ok, 1 unmet requirements or differences found,\n"
+	      "2 bad usage or bad input\n", f);
+}
+
+/* kfit help --commands | --flags [CMD] | --words CMD (src/help.c) */
+static int help_mode(int argc, char **argv)
+{
+	const char *mode = argv[2];
+	const kf_cmd *c = argc > 3 ? cli_find(argv[3]) : NULL;
+	if (argc > 3 && !c) {
+		cli_error("help: unknown command '%s'", argv[3]);
+		return KF_EXIT_BAD;
+	}
+	if (!strcmp(mode, "--commands") && argc == 3) {
+		for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+			printf("%s\t%s\n", commands[i].name, commands[i].summary);
+		return KF_EXIT_OK;
+	}
+	if (!strcmp(mode, "--flags") && argc <= 4) {
+		if (c)
+			cli_print_flags(c->usage, stdout);
+		else {
+			char *g = kf_xasprintf("options:\n%s", cli_global_options);
+			cli_print_flags(g, stdout);
+			free(g);
+		}
+		return KF_EXIT_OK;
+	}
+	if (!strcmp(mode, "--words") && c && argc == 4) {
+		cli_print_words(c->name, c->usage, stdout);
+		return KF_EXIT_OK;
+	}
+	cli_error("help: usage: kfit help [COMMAND | --commands | --flags [COMMAND] | --words COMMAND]");
+	return KF_EXIT_BAD;
+}
+
+/* Take the options every command has (--color WHEN, --color=WHEN,
+ * --no-color) out of argv, anywhere before "--".  -1 on a bad WHEN. */
+static int global_options(int *argc, char **argv)
+{
+	int n = 1;
+	cli_color_mode mode = CLI_COLOR_AUTO;
+	bool rest = false;
+	for (int i = 1; i < *argc; i++) {
+		const char *a = argv[i], *when = NULL;
+		if (rest || strncmp(a, "--", 2)) {
+			argv[n++] = argv[i];
+			continue;
+		}
+		if (!strcmp(a, "--")) {
+			rest = true;
+			argv[n++] = argv[i];
+			continue;
+		}
+		if (!strcmp(a, "--no-color"))
+			when = "never";
+		else if (!strncmp(a, "--color=", 8))
+			when = a + 8;
+		else if (!strcmp(a, "--color")) {
+			if (i + 1 >= *argc) {
+				cli_error("--color needs auto, always or never");
+				return -1;
+			}
+			when = argv[++i];
+		} else {
+			argv[n++] = argv[i];
+			continue;
+		}
+		if (cli_color_parse(when, &mode) < 0) {
+			cli_error("--color takes auto, always or never, not '%s'", when);
+			return -1;
+		}
+	}
+	argv[n] = NULL;
+	*argc = n;
+	cli_color_set(mode);
+	return 0;
 }
 
 int main(int argc, char **argv)
 {
+	if (global_options(&argc, argv) < 0)
+		return KF_EXIT_BAD;
 	if (argc < 2) {
 		main_usage(stderr);
 		return KF_EXIT_BAD;
 	}
+	if (!strcmp(argv[1], "help") && argc > 2 && argv[2][0] == '-')
+		return help_mode(argc, argv);
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
 	    !strcmp(argv[1], "help")) {
 		if (argc > 2 && cli_find(argv[2])) {
 			cli_usage(cli_find(argv[2]), 0);
 			return KF_EXIT_OK;
+		}
+		if (argc > 2) {
+			cli_error("unknown command '%s'", argv[2]);
+			main_usage(stderr);
+			return KF_EXIT_BAD;
 		}
 		main_usage(stdout);
 		return KF_EXIT_OK;

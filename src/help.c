@@ -1,0 +1,169 @@
+/*
+ * help.c - what scripts derive from the usage texts, so that the bash
+ * completion (completion/kfit.bash) and the man page
+ * (scripts/gen-man.sh -> docs/kfit.1) follow the one source of truth:
+ *
+ *   kfit help --commands       every subcommand and its summary (TAB)
+ *   kfit help --flags CMD      each option of CMD's "options:" section, one
+ *                              a line: the flag, then its argument if any
+ *                              ("-k TREE", "--initramfs yes|no", "--json")
+ *   kfit help --words CMD      the words CMD takes first: the entries of a
+ *                              "modes:" section (kconfig) and the
+ *                              subcommands of its synopsis (profiles show)
+ *
+ * Without CMD, --flags lists the options every command takes (--color).
+ */
+#include "cli.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Options every command takes (main() handles them); kept in this form so
+ * that `kfit help --flags` parses them like a command's options. */
+const char cli_global_options[] =
+	"  --color WHEN       colour the output: auto (on a terminal, unless\n"
+	"                     NO_COLOR is set or TERM=dumb), always or never;\n"
+	"                     --color=WHEN works as well\n"
+	"  --no-color         the same as --color never\n"
+	"  -h, --help         the command's help\n";
+
+/* An option argument: TREE, FILE..., X.Y.Z, yes|no, WHEN. */
+static bool is_arg_token(const char *s, size_t n)
+{
+	if (!n)
+		return false;
+	if (memchr(s, '|', n))
+		return true;
+	if (!isupper((unsigned char)s[0]))
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!isupper((unsigned char)s[i]) && !isdigit((unsigned char)s[i]) &&
+		    !strchr("._-", s[i]))
+			return false;
+	return true;
+}
+
+/* One "  -p, --profile NAME  text" line: print "-p NAME" and "--profile NAME". */
+static void option_line(const char *p, size_t len, FILE *f)
+{
+	const char *end = p + len;
+	const char *flags[8];
+	size_t flen[8], nflags = 0;
+	const char *arg = NULL;
+	size_t alen = 0;
+	while (p < end && *p == ' ')
+		p++;
+	while (p < end && *p == '-' && nflags < 8) {
+		const char *s = p;
+		while (p < end && *p != ' ' && *p != ',' && *p != '=')
+			p++;
+		flags[nflags] = s;
+		flen[nflags++] = (size_t)(p - s);
+		if (p < end && *p == '=') { /* --color=WHEN */
+			const char *a = ++p;
+			while (p < end && *p != ' ' && *p != ',')
+				p++;
+			arg = a;
+			alen = (size_t)(p - a);
+		}
+		if (p + 1 < end && p[0] == ',' && p[1] == ' ') {
+			p += 2;
+			continue;
+		}
+		if (p + 1 < end && p[0] == ' ' && p[1] != ' ' && !arg) {
+			const char *a = p + 1, *e = a;
+			while (e < end && *e != ' ')
+				e++;
+			if (*a == '-') {
+				p = a;
+				continue;
+			}
+			if (is_arg_token(a, (size_t)(e - a))) {
+				arg = a;
+				alen = (size_t)(e - a);
+			}
+		}
+		break;
+	}
+	for (size_t i = 0; i < nflags; i++) {
+		fprintf(f, "%.*s", (int)flen[i], flags[i]);
+		if (arg)
+			fprintf(f, " %.*s", (int)alen, arg);
+		fputc('\n', f);
+	}
+}
+
+/* Call fn for each line of text with the name of the section it is in
+ * ("usage", "options", "modes", ...; "" before any). */
+typedef void line_fn(const char *section, const char *line, size_t len, void *ctx);
+
+static void each_line(const char *text, line_fn *fn, void *ctx)
+{
+	char section[32] = "";
+	const char *p = text;
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		if (!len) {
+			section[0] = 0; /* a blank line ends a section */
+		} else if (p[0] != ' ') {
+			/* "options:", "usage: kfit ...", "exit status: ..." */
+			size_t n = 0;
+			while (n < len && (islower((unsigned char)p[n]) || p[n] == ' '))
+				n++;
+			if (n < len && p[n] == ':' && n < sizeof(section)) {
+				memcpy(section, p, n);
+				section[n] = 0;
+			} else
+				section[0] = 0;
+		}
+		fn(section, p, len, ctx);
+		p = nl ? nl + 1 : p + len;
+	}
+}
+
+static void flags_fn(const char *section, const char *line, size_t len, void *ctx)
+{
+	/* "options:", "global options:" ... entries start at column 2 */
+	if (strstr(section, "options") && len > 3 && !strncmp(line, "  -", 3))
+		option_line(line, len, ctx);
+}
+
+void cli_print_flags(const char *usage, FILE *f)
+{
+	each_line(usage, flags_fn, f);
+}
+
+struct words_ctx {
+	const char *cmd;
+	FILE *f;
+};
+
+static void words_fn(const char *section, const char *line, size_t len, void *vctx)
+{
+	struct words_ctx *w = vctx;
+	if (!strcmp(section, "modes") && len > 2 && line[0] == ' ' && line[2] != ' ') {
+		const char *s = line + 2, *e = s;
+		while (e < line + len && *e != ' ')
+			e++;
+		fprintf(w->f, "%.*s\n", (int)(e - s), s);
+	} else if (!strcmp(section, "usage")) {
+		/* "usage: kfit CMD WORD ..." or "       kfit CMD WORD ..." */
+		const char *k = strstr(line, "kfit ");
+		size_t cl = strlen(w->cmd);
+		if (!k || k >= line + len || strncmp(k + 5, w->cmd, cl) || k[5 + cl] != ' ')
+			return;
+		const char *s = k + 5 + cl + 1, *e = s;
+		while (e < line + len && (islower((unsigned char)*e) || *e == '-'))
+			e++;
+		if (e > s && *s != '-' && (e == line + len || *e == ' '))
+			fprintf(w->f, "%.*s\n", (int)(e - s), s);
+	}
+}
+
+void cli_print_words(const char *cmd, const char *usage, FILE *f)
+{
+	struct words_ctx w = {cmd, f};
+	each_line(usage, words_fn, &w);
+}

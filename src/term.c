@@ -1,0 +1,52 @@
+/*
+ * term.c - terminal manners shared by the subcommands: whether to colour
+ * (--color WHEN, NO_COLOR, TERM=dumb, a tty).
+ * Colour is decided per stream: stdout may be a pipe while stderr is a tty.
+ */
+#include "cli.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* The front end's one piece of state: set once by main() from --color. */
+static cli_color_mode color_mode = CLI_COLOR_AUTO;
+
+int cli_color_parse(const char *when, cli_color_mode *mode)
+{
+	if (!strcmp(when, "auto"))
+		*mode = CLI_COLOR_AUTO;
+	else if (!strcmp(when, "always"))
+		*mode = CLI_COLOR_ALWAYS;
+	else if (!strcmp(when, "never"))
+		*mode = CLI_COLOR_NEVER;
+	else
+		return -1;
+	return 0;
+}
+
+void cli_color_set(cli_color_mode mode)
+{
+	color_mode = mode;
+}
+
+bool cli_color(FILE *f)
+{
+	if (color_mode == CLI_COLOR_ALWAYS)
+		return true; /* an explicit request beats NO_COLOR */
+	if (color_mode == CLI_COLOR_NEVER)
+		return false;
+	const char *nc = getenv("NO_COLOR");
+	if (nc && *nc)
+		return false;
+	const char *term = getenv("TERM");
+	if (term && !strcmp(term, "dumb"))
+		return false;
+	return isatty(fileno(f)) == 1;
+}
+
+const char *cli_sgr(FILE *f, const char *code)
+{
+	return cli_color(f) ? code : "";
+}
