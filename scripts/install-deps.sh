@@ -3,7 +3,8 @@
 # test and run: the compilers (gcc, clang with its sanitizer runtimes), the
 # tools the kernel's own scripts/kconfig needs as the test oracle (make,
 # flex, bison, bc), the libraries kfit links (zlib, liblzma), the test and
-# bench helpers (jq, valgrind, GNU time, xz), and Debian's kernel sources
+# bench helpers (jq, valgrind, GNU time, xz, groff for the man page
+# check, script(1) from util-linux for the tty tests), and Debian's kernel sources
 # and configs (linux-source-6.1/6.12, linux-config-6.1/6.12).
 #
 # Idempotent: when every package is already installed it does nothing (no
@@ -15,7 +16,7 @@ PACKAGES="
 	build-essential gcc make clang libclang-rt-14-dev
 	flex bison bc xz-utils
 	zlib1g-dev liblzma-dev
-	jq valgrind time util-linux coreutils tar
+	jq valgrind time util-linux coreutils tar groff-base bash
 	linux-source-6.1 linux-source-6.12
 	linux-config-6.1 linux-config-6.12
 "
