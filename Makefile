@@ -33,7 +33,7 @@ FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-fra
 ALL_CFLAGS = $(CSTD) $(WARN) $(OPT) $(CFLAGS) $(EXTRA_CFLAGS) -MMD -MP
 
 .PHONY: all check check-unit check-cases check-compat check-full asan \
-        clean install bench fuzz valgrind deps e2e e2e-deps e2e-report
+        clean install man bench fuzz valgrind deps e2e e2e-deps e2e-report
 
 all: $(BUILD)/kfit
 
@@ -131,6 +131,16 @@ install: all
 	cp -R profiles $(DESTDIR)$(PREFIX)/share/kfit/
 	find $(DESTDIR)$(PREFIX)/share/kfit/profiles -type d -exec chmod 755 {} +
 	find $(DESTDIR)$(PREFIX)/share/kfit/profiles -type f -exec chmod 644 {} +
+	# the man page (docs/kfit.1, made by scripts/gen-man.sh) and bash completion
+	install -d $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 644 docs/kfit.1 $(DESTDIR)$(PREFIX)/share/man/man1/kfit.1
+	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+	install -m 644 completion/kfit.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/kfit
+
+# Regenerate docs/kfit.1 from docs/kfit.1.in and the usage texts
+# (tests/cases/man-page-current fails when it is stale).
+man: $(BUILD)/kfit
+	scripts/gen-man.sh $(BUILD)/kfit >docs/kfit.1.tmp && mv docs/kfit.1.tmp docs/kfit.1
 
 clean:
 	rm -rf build build-asan $(FUZZ_BUILD)
