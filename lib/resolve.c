@@ -91,6 +91,34 @@ static const char *symname(kc_sym *s)
 	return s->name ? s->name : "<choice>";
 }
 
+/* Does x select target (a `select target` line of x)? */
+static bool selects(kc_sym *x, kc_sym *target)
+{
+	kc_prop *p;
+	for_all_properties(x, p, P_SELECT)
+	{
+		if (prop_get_symbol(p) == target)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The words between two steps of a search path: the step at i serves the
+ * goal at i - 1 either as one of its dependencies ("A needs B") or as a
+ * symbol that selects it ("A needs B, selected by C"; "A off needs its
+ * selector C off").  In a failure the selector was only a way to try:
+ * "selectable by".
+ */
+static const char *connector(rs *R, int i, bool tried)
+{
+	if (!selects(R->stack[i], R->stack[i - 1]))
+		return " needs ";
+	if (!R->stack_on[i - 1])
+		return " needs its selector ";
+	return tried ? ", selectable by " : ", selected by ";
+}
+
 static kc_sym *lookup(rs *R, const char *name)
 {
 	const char *n = prof_sym_for_kver(R->o->db, name, R->kver);
@@ -186,7 +214,7 @@ static void record(rs *R, kc_sym *s)
 	kf_strbuf p = KF_STRBUF_INIT;
 	for (int i = 0; i < R->depth; i++) {
 		if (i)
-			kf_strbuf_addstr(&p, " needs ");
+			kf_strbuf_addstr(&p, connector(R, i, false));
 		kf_strbuf_addstr(&p, symname(R->stack[i]));
 		if (!R->stack_on[i])
 			kf_strbuf_addstr(&p, " off");
@@ -250,7 +278,7 @@ static void path_text(rs *R, kf_strbuf *sb)
 {
 	for (int i = 0; i < R->depth; i++) {
 		if (i)
-			kf_strbuf_addstr(sb, " needs ");
+			kf_strbuf_addstr(sb, connector(R, i, true));
 		kf_strbuf_addstr(sb, symname(R->stack[i]));
 		if (i == 0)
 			kf_strbuf_addstr(sb, R->stack_on[i] ? "=y" : "=n");
@@ -965,10 +993,13 @@ static void why_line(kc_tree *t, kc_sym *s, kf_strbuf *out)
 			found = true;
 			break;
 		}
+		bool prompt = false;
+		for_all_prompts(s, p) prompt = true;
 		if (!found)
-			kf_strbuf_addstr(out, s->visible == KC_NO
-						      ? "not visible: its dependencies are not met"
-						      : "no default applies");
+			kf_strbuf_addstr(out, !prompt ? "it has no prompt and nothing selects it"
+					 : s->visible == KC_NO
+						 ? "not visible: its dependencies are not met"
+						 : "no default applies");
 	}
 	kf_strbuf_release(&sel);
 }
@@ -1162,6 +1193,20 @@ static void minimize(rs *R, const kf_base *b, const prof_req **held, size_t nhel
 	}
 }
 
+/* The held requirement that asks for s itself (one of its alternatives,
+ * met), if any. */
+static const prof_req *held_req_for(rs *R, const prof_req *const *held,
+				    size_t nheld, kc_sym *s)
+{
+	for (size_t i = 0; i < nheld; i++)
+		for (size_t k = 0; k < held[i]->nalts; k++) {
+			const prof_alt *a = &held[i]->alts[k];
+			if (lookup(R, a->sym) == s && alt_holds(R, a, held[i]->boot))
+				return held[i];
+		}
+	return NULL;
+}
+
 int kf_generate(const kf_gen_opts *o, const kf_base *base, kf_gen_result *res,
 		kf_diags *d)
 {
@@ -1347,6 +1392,17 @@ int kf_generate(const kf_gen_opts *o, const kf_base *base, kf_gen_result *res,
 					       sr->req->reason ? sr->req->reason : "");
 			if (c->path && strchr(c->path, ' '))
 				c->group = "dependencies";
+		} else if ((c->req = held_req_for(&R, held, nheld, s))) {
+			/* a requirement's own symbol that no answer set: it
+			 * holds through a select or a default */
+			const prof_req *q = c->req;
+			c->group = group_of(o, q);
+			kf_strbuf_addf(&w, "%s:%d %s: %s (",
+				       q->loc.file ? q->loc.file : "?", q->loc.line,
+				       q->profile ? q->profile : "",
+				       q->reason ? q->reason : "");
+			why_line(t, s, &w);
+			kf_strbuf_addch(&w, ')');
 		} else {
 			why_line(t, s, &w);
 			c->group = "dependencies";
