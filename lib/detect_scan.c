@@ -126,7 +126,18 @@ typedef struct scan {
 	size_t ncfiles, acfiles;/* count, capacity */
 	dcpp_defs *global;      /* macros of the kernel's headers */
 	size_t failed_entries;  /* table entries not understood */
+	int dmi_slot[14];       /* enum dmi_field values of dmi_names[] */
 } scan;
+
+/* file2alias.c's dmi_fields: the DMI_ fields a dmi: alias names, in its
+ * order, and their prefixes. */
+static const char *const dmi_names[14] = {
+	"DMI_BIOS_VENDOR", "DMI_BIOS_VERSION", "DMI_BIOS_DATE", "DMI_BIOS_RELEASE",
+	"DMI_EC_FIRMWARE_RELEASE", "DMI_SYS_VENDOR", "DMI_PRODUCT_NAME", "DMI_PRODUCT_VERSION",
+	"DMI_BOARD_VENDOR", "DMI_BOARD_NAME", "DMI_BOARD_VERSION", "DMI_CHASSIS_VENDOR",
+	"DMI_CHASSIS_TYPE", "DMI_CHASSIS_VERSION"};
+static const char *const dmi_prefix[14] = {"bvn", "bvr", "bd", "br", "efr", "svn", "pn",
+					    "pvr", "rvn", "rn", "rvr", "cvn", "ct", "cvr"};
 
 static objent *obj_get(scan *s, const char *path)
 {
@@ -660,6 +671,7 @@ typedef struct emit {
 	const owner *ow;  /* module of the file */
 	const char *file; /* tree-relative source */
 	int line;         /* line of the element */
+	const char *devtype; /* MODULE_DEVICE_TABLE's type word ("mhi_ep") */
 } emit;
 
 /* Add a source alias with the symbol of the file's own object. */
@@ -1176,6 +1188,197 @@ static void do_mdio(emit *em, elem *e)
 	add_alias(em, a);
 }
 
+/* An array field ({ 0x41240e5b, 0, ... } or designated [i] = v) as
+ * integers; false when not understood. */
+static bool farray(elem *e, const char *name, unsigned long long *v, size_t n)
+{
+	return fbitmap(e, name, v, n);
+}
+/* pcmcia_device_id: the product-string hashes are literal in the table
+ * (PCMCIA_DEVICE_PROD_ID12("3Com", "...", 0x41240e5b, ...)); the kernel
+ * only checks them against crc32(0, string) at run time. */
+static void do_pcmcia(emit *em, elem *e)
+{
+	unsigned long long flags = fint(e, "match_flags") & 0xffff, manf = fint(e, "manf_id") & 0xffff,
+			   card = fint(e, "card_id") & 0xffff, func = fint(e, "func_id") & 0xff,
+			   fn = fint(e, "function") & 0xff, devno = fint(e, "device_no") & 0xff;
+	unsigned long long hash[4];
+	if (e->bad || !farray(e, "prod_id_hash", hash, 4))
+		return;
+	kf_strbuf sb = KF_STRBUF_INIT;
+	kf_strbuf_addstr(&sb, "pcmcia:");
+	add_field(&sb, "m", flags & 0x1, manf, 4);
+	add_field(&sb, "c", flags & 0x2, card, 4);
+	add_field(&sb, "f", flags & 0x4, func, 2);
+	add_field(&sb, "fn", flags & 0x8, fn, 2);
+	add_field(&sb, "pfn", flags & 0x100, devno, 2);
+	add_field(&sb, "pa", flags & 0x10, hash[0], 8);
+	add_field(&sb, "pb", flags & 0x20, hash[1], 8);
+	add_field(&sb, "pc", flags & 0x40, hash[2], 8);
+	add_field(&sb, "pd", flags & 0x80, hash[3], 8);
+	add_wildcard(&sb);
+	add_alias(em, sb.buf);
+	kf_strbuf_release(&sb);
+}
+
+static void do_ieee1394(emit *em, elem *e)
+{
+	unsigned long long flags = fint(e, "match_flags"), ven = fint(e, "vendor_id") & 0xffffffff,
+			   mo = fint(e, "model_id") & 0xffffffff, sp = fint(e, "specifier_id") & 0xffffffff,
+			   ver = fint(e, "version") & 0xffffffff;
+	if (e->bad)
+		return;
+	kf_strbuf sb = KF_STRBUF_INIT;
+	kf_strbuf_addstr(&sb, "ieee1394:");
+	add_field(&sb, "ven", flags & 0x1, ven, 8);
+	add_field(&sb, "mo", flags & 0x2, mo, 8);
+	add_field(&sb, "sp", flags & 0x4, sp, 8);
+	add_field(&sb, "ver", flags & 0x8, ver, 8);
+	add_wildcard(&sb);
+	add_alias(em, sb.buf);
+	kf_strbuf_release(&sb);
+}
+
+static void do_ssb(emit *em, elem *e)
+{
+	unsigned long long v = fint(e, "vendor") & 0xffff, id = fint(e, "coreid") & 0xffff,
+			   rev = fint(e, "revision") & 0xff;
+	if (e->bad)
+		return;
+	kf_strbuf sb = KF_STRBUF_INIT;
+	kf_strbuf_addstr(&sb, "ssb:");
+	add_field(&sb, "v", v != 0xffff, v, 4);
+	add_field(&sb, "id", id != 0xffff, id, 4);
+	add_field(&sb, "rev", rev != 0xff, rev, 2);
+	add_wildcard(&sb);
+	add_alias(em, sb.buf);
+	kf_strbuf_release(&sb);
+}
+
+static void do_bcma(emit *em, elem *e)
+{
+	unsigned long long m = fint(e, "manuf") & 0xffff, id = fint(e, "id") & 0xffff,
+			   rev = fint(e, "rev") & 0xff, cl = fint(e, "class") & 0xff;
+	if (e->bad)
+		return;
+	kf_strbuf sb = KF_STRBUF_INIT;
+	kf_strbuf_addstr(&sb, "bcma:");
+	add_field(&sb, "m", m != 0xffff, m, 4);
+	add_field(&sb, "id", id != 0xffff, id, 4);
+	add_field(&sb, "rev", rev != 0xff, rev, 2);
+	add_field(&sb, "cl", cl != 0xff, cl, 2);
+	add_wildcard(&sb);
+	add_alias(em, sb.buf);
+	kf_strbuf_release(&sb);
+}
+
+static void do_sdw(emit *em, elem *e)
+{
+	unsigned long long m = fint(e, "mfg_id") & 0xffff, p = fint(e, "part_id") & 0xffff,
+			   v = fint(e, "sdw_version") & 0xff, c = fint(e, "class_id") & 0xff;
+	if (e->bad)
+		return;
+	kf_strbuf sb = KF_STRBUF_INIT;
+	kf_strbuf_addstr(&sb, "sdw:");
+	add_field(&sb, "m", m != 0, m, 4);
+	add_field(&sb, "p", p != 0, p, 4);
+	add_field(&sb, "v", v != 0, v, 2);
+	add_field(&sb, "c", c != 0, c, 2);
+	add_wildcard(&sb);
+	add_alias(em, sb.buf);
+	kf_strbuf_release(&sb);
+}
+
+/* mhi_device_id: "mhi:CHAN", or "mhi_ep:CHAN" for MODULE_DEVICE_TABLE(mhi_ep, ...) */
+static void do_mhi(emit *em, elem *e)
+{
+	char *chan = fstr(e, "chan");
+	if (chan && *chan) {
+		char *a = kf_xasprintf("%s:%s", !strcmp(em->devtype, "mhi_ep") ? "mhi_ep" : "mhi", chan);
+		add_alias(em, a);
+		free(a);
+	}
+	free(chan);
+}
+
+static void do_auxiliary(emit *em, elem *e)
+{
+	do_named(em, e, "auxiliary:");
+}
+
+/* dmi_system_id: "dmi*", then for each field of file2alias.c's dmi_fields
+ * (in that order) every match on it as ":PREFIX*STRING*" (the string
+ * without spaces, controls, DEL and ':'), then ":". */
+static void do_dmi(emit *em, elem *e)
+{
+	const field *f = elem_find(e, "matches");
+	int slot[4];
+	char *str[4];
+	int nm = 0;
+	static const char *const sub_order[] = {"slot", "exact_match", "substr", NULL};
+	const dcpp_toks *t = e->t;
+	size_t i = f ? f->from : 0, to = f ? f->to : 0;
+	bool ok = true;
+	while (i < to && nm < 4) {
+		if (is_punct(&t->v[i], ",")) {
+			i++;
+			continue;
+		}
+		if (!is_punct(&t->v[i], "{")) {
+			ok = false;
+			break;
+		}
+		size_t st = i;
+		int depth = 0;
+		for (; i < to; i++) {
+			if (is_punct(&t->v[i], "{"))
+				depth++;
+			else if (is_punct(&t->v[i], "}") && --depth == 0)
+				break;
+		}
+		if (i >= to) {
+			ok = false;
+			break;
+		}
+		elem m;
+		elem_parse(&m, t, st + 1, i, sub_order);
+		i++;
+		long long sl = (long long)fint(&m, "slot");
+		char *s = fstr(&m, "substr");
+		if (m.bad || !s) {
+			free(s);
+			ok = false;
+			break;
+		}
+		slot[nm] = (int)(sl & 0x7f);
+		str[nm++] = s;
+	}
+	if (ok) {
+		kf_strbuf sb = KF_STRBUF_INIT;
+		kf_strbuf_addstr(&sb, "dmi*");
+		for (size_t k = 0; k < sizeof(em->s->dmi_slot) / sizeof(em->s->dmi_slot[0]); k++)
+			for (int j = 0; j < nm; j++) {
+				if (!slot[j] || slot[j] != em->s->dmi_slot[k])
+					continue;
+				kf_strbuf_addf(&sb, ":%s*", dmi_prefix[k]);
+				/* substr is char[79]: at most 78 characters */
+				for (size_t c = 0; str[j][c] && c < 78; c++) {
+					unsigned char ch = (unsigned char)str[j][c];
+					if (ch > ' ' && ch < 127 && ch != ':')
+						kf_strbuf_addch(&sb, (char)ch);
+				}
+				kf_strbuf_addch(&sb, '*');
+			}
+		kf_strbuf_addch(&sb, ':');
+		add_alias(em, sb.buf);
+		kf_strbuf_release(&sb);
+	} else {
+		e->bad = true;
+	}
+	for (int j = 0; j < nm; j++)
+		free(str[j]);
+}
+
 typedef struct table_type {
 	const char *type;            /* struct name */
 	const char *devtable;        /* MODULE_DEVICE_TABLE type word */
@@ -1210,6 +1413,17 @@ static const char *const input_order[] = {"flags", "bustype", "vendor", "product
 					  "sndbit", "ffbit", "swbit", "propbit", "driver_info", NULL};
 
 static const char *const mdio_order[] = {"phy_id", "phy_id_mask", NULL};
+static const char *const pcmcia_order[] = {"match_flags", "manf_id", "card_id", "func_id",
+					   "function", "device_no", "prod_id_hash", "prod_id",
+					   "driver_info", "cisfile", NULL};
+static const char *const ieee1394_order[] = {"match_flags", "vendor_id", "model_id",
+					     "specifier_id", "version", "driver_data", NULL};
+static const char *const ssb_order[] = {"vendor", "coreid", "revision", NULL};
+static const char *const bcma_order[] = {"manuf", "id", "rev", "class", NULL};
+static const char *const sdw_order[] = {"mfg_id", "part_id", "sdw_version", "class_id",
+					"driver_data", NULL};
+static const char *const mhi_order[] = {"chan", "driver_data", NULL};
+static const char *const dmi_order[] = {"callback", "ident", "matches", "driver_data", NULL};
 
 static const table_type table_types[] = {
 	{"mdio_device_id", "mdio", mdio_order, do_mdio},
@@ -1230,6 +1444,14 @@ static const table_type table_types[] = {
 	{"serio_device_id", "serio", serio_order, do_serio},
 	{"sdio_device_id", "sdio", sdio_order, do_sdio},
 	{"x86_cpu_id", "x86cpu", x86_order, do_x86cpu},
+	{"pcmcia_device_id", "pcmcia", pcmcia_order, do_pcmcia},
+	{"ieee1394_device_id", "ieee1394", ieee1394_order, do_ieee1394},
+	{"ssb_device_id", "ssb", ssb_order, do_ssb},
+	{"bcma_device_id", "bcma", bcma_order, do_bcma},
+	{"sdw_device_id", "sdw", sdw_order, do_sdw},
+	{"mhi_device_id", "mhi", mhi_order, do_mhi},
+	{"auxiliary_device_id", "auxiliary", named_order, do_auxiliary},
+	{"dmi_system_id", "dmi", dmi_order, do_dmi},
 };
 
 /* Index just past the brace matching the one at s[i] (strings skipped). */
@@ -1309,8 +1531,9 @@ static void splice_region(kf_strbuf *out, const char *t, size_t n, const char *d
 	}
 }
 
-static void scan_table(scan *s, const dcpp_defs *defs, const table_type *tt, const char *text,
-		       size_t n, size_t open, const owner *ow, const char *file, const char *dir)
+static void scan_table(scan *s, const dcpp_defs *defs, const table_type *tt, const char *devtype,
+		       const char *text, size_t n, size_t open, const owner *ow, const char *file,
+		       const char *dir)
 {
 	size_t close = match_brace(text, n, open, '{', '}');
 	if (!close)
@@ -1326,7 +1549,7 @@ static void scan_table(scan *s, const dcpp_defs *defs, const table_type *tt, con
 		dcpp_tokenize(text + open + 1, close - open - 2, line, &raw);
 	}
 	dcpp_expand(defs, &raw, 0, raw.n, &ex);
-	emit em = {s, ow, file, line};
+	emit em = {s, ow, file, line, devtype};
 	size_t i = 0;
 	while (i < ex.n) {
 		/* each top-level element: { ... } */
@@ -1554,8 +1777,9 @@ static void on_include(const char *name, bool angle, size_t pos, void *ctx)
 	free(path);
 }
 
-/* True when the text has MODULE_DEVICE_TABLE(type, name). */
-static bool devtable_named(const char *text, const char *name)
+/* True when the text has MODULE_DEVICE_TABLE(type, name); the type word
+ * goes to type (tsz bytes). */
+static bool devtable_named(const char *text, const char *name, char *type, size_t tsz)
 {
 	size_t nl = strlen(name);
 	if (!nl)
@@ -1569,8 +1793,18 @@ static bool devtable_named(const char *text, const char *name)
 		c++;
 		while (*c == ' ' || *c == '\t' || *c == '\n')
 			c++;
-		if (!strncmp(c, name, nl) && !(isalnum((unsigned char)c[nl]) || c[nl] == '_'))
+		if (!strncmp(c, name, nl) && !(isalnum((unsigned char)c[nl]) || c[nl] == '_')) {
+			const char *a = p + strlen("MODULE_DEVICE_TABLE");
+			while (*a == ' ' || *a == '\t' || *a == '(')
+				a++;
+			size_t k = 0;
+			while (k + 1 < tsz && (isalnum((unsigned char)a[k]) || a[k] == '_')) {
+				type[k] = a[k];
+				k++;
+			}
+			type[k] = 0;
 			return true;
+		}
 	}
 	return false;
 }
@@ -1613,7 +1847,8 @@ static bool scan_tables_in(scan *s, dcpp_defs *defs, const char *text, size_t n,
 			while (nb > text + i && (isalnum((unsigned char)nb[-1]) || nb[-1] == '_'))
 				nb--;
 			char *tname = kf_xstrndup(nb, (size_t)(ne - nb));
-			bool exported = devtable_named(devtext, tname);
+			char devtype[32];
+			bool exported = devtable_named(devtext, tname, devtype, sizeof(devtype));
 			free(tname);
 			if (!exported)
 				continue;
@@ -1625,7 +1860,7 @@ static bool scan_tables_in(scan *s, dcpp_defs *defs, const char *text, size_t n,
 				dcpp_defs_set_limit(defs, close, q);
 			else
 				dcpp_defs_set_limit(defs, q, q);
-			scan_table(s, defs, tt, text, n, q, ow, file, dir);
+			scan_table(s, defs, tt, devtype, text, n, q, ow, file, dir);
 			dcpp_defs_set_limit(defs, SIZE_MAX, SIZE_MAX);
 			any = true;
 		}
@@ -1643,6 +1878,7 @@ static void scan_cfile(scan *s, const char *rel)
 		goto out;
 	if (!strstr(sb.buf, "_device_id") && !strstr(sb.buf, "MODULE_ALIAS") &&
 	    !strstr(sb.buf, "MODULE_FIRMWARE") && !strstr(sb.buf, "x86_cpu_id") &&
+	    !strstr(sb.buf, "dmi_system_id") &&
 	    !strstr(sb.buf, "struct platform_driver"))
 		goto out;
 	char *text = sb.buf;
@@ -1749,6 +1985,8 @@ static void load_global(scan *s)
 		"include/linux/mdio.h",
 		"include/linux/phy.h",
 		"include/linux/input.h",
+		"include/pcmcia/device_id.h",
+		"include/linux/soundwire/sdw.h",
 		"include/uapi/linux/const.h",
 		"include/vdso/const.h",
 		"include/linux/const.h",
@@ -1784,6 +2022,16 @@ static void load_global(scan *s)
 				   "#define __BITS_PER_LONG 64\n"
 				   "#define BITS_PER_LONG 64\n";
 	dcpp_collect(s->global, keep, sizeof(keep) - 1, NULL, NULL);
+	/* enum dmi_field's values, for dmi_system_id tables */
+	for (size_t i = 0; i < sizeof(dmi_names) / sizeof(dmi_names[0]); i++) {
+		dcpp_toks raw = {0}, ex = {0};
+		long long v;
+		dcpp_tokenize(dmi_names[i], strlen(dmi_names[i]), 1, &raw);
+		dcpp_expand(s->global, &raw, 0, raw.n, &ex);
+		s->dmi_slot[i] = dcpp_eval_int(&ex, 0, ex.n, &v) ? (int)v : -1;
+		dcpp_toks_release(&raw);
+		dcpp_toks_release(&ex);
+	}
 }
 
 static void scan_release(scan *s)
@@ -1811,18 +2059,42 @@ static void scan_release(scan *s)
 	dcpp_defs_free(s->global);
 }
 
+/* SRCARCH for what make's ARCH= or uname -m say (NULL: x86). */
+static const char *srcarch(const char *arch)
+{
+	static const struct {
+		const char *arch, *src;
+	} map[] = {{"x86_64", "x86"},	 {"i386", "x86"},      {"i486", "x86"},	     {"i586", "x86"},
+		   {"i686", "x86"},	 {"x86_32", "x86"},    {"amd64", "x86"},     {"aarch64", "arm64"},
+		   {"sparc32", "sparc"}, {"sparc64", "sparc"}, {"parisc64", "parisc"}, {"sh64", "sh"},
+		   {"riscv64", "riscv"}, {"riscv32", "riscv"}, {"ppc64le", "powerpc"}, {"ppc64", "powerpc"},
+		   {"ppc", "powerpc"},	 {"s390x", "s390"},    {"mips64", "mips"},   {"loongarch64", "loongarch"}};
+	if (!arch || !*arch)
+		return "x86";
+	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (!strcmp(arch, map[i].arch))
+			return map[i].src;
+	if (!strncmp(arch, "armv", 4))
+		return "arm";
+	return arch;
+}
+
 /* Bumped whenever the scanner's output changes, so old caches are redone. */
-#define SCANNER_VERSION 15
+#define SCANNER_VERSION 16
 
 int kf_aliasdb_scan_tree(kf_aliasdb *db, const char *tree, const char *arch, bool use_cache,
 			 kf_detect_progress_fn *progress, void *ctx, kf_diags *d)
 {
-	/* SRCARCH from what make's ARCH= or uname -m say */
-	if (!arch || !strcmp(arch, "x86_64") || !strcmp(arch, "i386") || !strcmp(arch, "i686") ||
-	    !strcmp(arch, "x86_32") || !strcmp(arch, "amd64"))
-		arch = "x86";
-	else if (!strcmp(arch, "aarch64"))
-		arch = "arm64";
+	arch = srcarch(arch);
+	char *ad = kf_xasprintf("%s/arch", tree), *sd = kf_xasprintf("%s/arch/%s", tree, arch);
+	bool bad_arch = kf_is_dir(ad) && !kf_is_dir(sd);
+	free(ad);
+	free(sd);
+	if (bad_arch) {
+		kf_diag_add(d, KF_ERROR, NULL, 0, 0, "%s has no arch/%s: not an architecture of this tree",
+			tree, arch);
+		return -1;
+	}
 	char *kv = kf_tree_kernelversion(tree, d);
 	if (!kv)
 		return -1;

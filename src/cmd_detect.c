@@ -15,10 +15,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 
 const char cmd_detect_usage[] =
-	"usage: kfit detect [-k TREE] [--root DIR] [--json] [--no-modules-alias]\n"
-	"                   [--no-cache] [--profiles DIR] [--aliases]\n"
+	"usage: kfit detect [-k TREE] [-a ARCH] [--root DIR] [--json]\n"
+	"                   [--no-modules-alias] [--no-cache] [--profiles DIR]\n"
+	"                   [--aliases]\n"
 	"\n"
 	"Find out what the machine is and what it has: the distro release (from\n"
 	"os-release), init system and systemd version, LSM, firewall, initramfs,\n"
@@ -35,6 +37,8 @@ const char cmd_detect_usage[] =
 	"options:\n"
 	"  -k, --tree TREE     kernel tree or linux-source tarball (default as for\n"
 	"                      `kfit kconfig`)\n"
+	"  -a, --arch ARCH     architecture the kernel is for: its arch/ARCH drivers\n"
+	"                      count, others' do not (default: this machine's)\n"
 	"  --root DIR          read a snapshot made by scripts/snapshot-machine.sh\n"
 	"                      instead of this machine (DIR/etc, DIR/proc, DIR/sys)\n"
 	"  --json              machine-readable output (docs/detect.md has the schema)\n"
@@ -50,6 +54,19 @@ static void progress(const char *msg, void *ctx)
 {
 	(void)ctx;
 	fprintf(stderr, "kfit: %s\n", msg);
+}
+
+/* ARCH for a kernel for this machine, as `kfit generate` picks it. */
+static const char *machine_arch(void)
+{
+	static struct utsname u;
+	if (uname(&u) < 0)
+		return "x86_64";
+	if (!strcmp(u.machine, "aarch64"))
+		return "arm64";
+	if (u.machine[0] == 'i' && strstr(u.machine, "86"))
+		return "i386";
+	return u.machine;
 }
 
 static const char *orempty(const char *s)
@@ -252,7 +269,7 @@ int cmd_detect(int argc, char **argv)
 {
 	profcli_opts po;
 	memset(&po, 0, sizeof(po));
-	const char *tree_arg = NULL, *root = "/";
+	const char *tree_arg = NULL, *root = "/", *arch = NULL;
 	bool json = false, no_ma = false, no_cache = false, aliases = false;
 	int rc = KF_EXIT_BAD;
 	for (int i = 1; i < argc; i++) {
@@ -265,6 +282,12 @@ int cmd_detect(int argc, char **argv)
 			continue;
 		if ((v = profcli_optval(argc, argv, &i, "-k", "--tree", &missing)) != NULL) {
 			tree_arg = v;
+		} else if (missing) {
+			goto out;
+		} else if ((v = profcli_optval(argc, argv, &i, "-a", "--arch", &missing)) != NULL) {
+			arch = v;
+		} else if (missing) {
+			goto out;
 		} else if ((v = profcli_optval(argc, argv, &i, NULL, "--root", &missing)) != NULL) {
 			root = v;
 		} else if (missing) {
@@ -299,7 +322,7 @@ int cmd_detect(int argc, char **argv)
 				"modules.alias only (give -k TREE)\n");
 	}
 	kf_aliasdb *db = kf_aliasdb_new();
-	if (tree && kf_aliasdb_scan_tree(db, tree, "x86", !no_cache, progress, NULL, &d) < 0) {
+	if (tree && kf_aliasdb_scan_tree(db, tree, arch ? arch : machine_arch(), !no_cache, progress, NULL, &d) < 0) {
 		cli_print_diags(&d);
 		kf_diags_release(&d);
 		kf_aliasdb_free(db);

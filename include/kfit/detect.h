@@ -95,11 +95,12 @@ void kf_aliasdb_free(kf_aliasdb *db);
 /*
  * Derive aliases and module symbols from the driver sources and Makefiles
  * of tree for arch (SRCARCH "x86", "arm64", or make's ARCH "x86_64",
- * "i386"; NULL: x86).  The result is
- * cached in CACHE/detect/ keyed on the tree's path, version and the
- * Makefile's mtime; when use_cache and a cache file exists it is read
- * instead.  progress (may be NULL) hears about a scan before it starts.
- * Returns 0, or -1 with an error in d.
+ * "i386", "aarch64"; NULL: x86): arch/ holds only that architecture's
+ * drivers.  The result is cached in CACHE/detect/ keyed on the tree's
+ * path, version, SRCARCH and the Makefile's mtime; when use_cache and a
+ * cache file exists it is read instead.  progress (may be NULL) hears
+ * about a scan before it starts.  Returns 0, or -1 with an error in d
+ * (also when the tree has an arch/ directory without arch/SRCARCH).
  */
 int kf_aliasdb_scan_tree(kf_aliasdb *db, const char *tree, const char *arch,
 			 bool use_cache, kf_detect_progress_fn *progress,

@@ -1,0 +1,1 @@
+#define KF_ADEV_NAME "kf_core"
