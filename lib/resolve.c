@@ -1034,7 +1034,8 @@ int kf_why(kc_tree *t, const char *name, kf_strbuf *out)
 	if (s->rev_dep.tri != KC_NO) {
 		kf_strbuf sel = KF_STRBUF_INIT;
 		selectors(t, s->rev_dep.expr, &sel);
-		kf_strbuf_addf(out, "turn off %s (they select it)", sel.buf);
+		kf_strbuf_addf(out, "turn off %s (%s it)", sel.buf,
+			       strchr(sel.buf, ',') ? "they select" : "it selects");
 		kf_strbuf_release(&sel);
 	} else if (s->visible != KC_NO) {
 		kf_strbuf_addstr(out, "answer it in the configuration (it is visible)");
@@ -1441,4 +1442,128 @@ void kf_gen_result_release(kf_gen_result *res)
 	free(res->skipped);
 	kf_arena_free(res->arena);
 	memset(res, 0, sizeof(*res));
+}
+
+/* ---------------- why, with profiles ---------------- */
+
+/* "FILE:LINE PROFILE: REASON" of a requirement. */
+static void req_text(const prof_req *r, kf_strbuf *out)
+{
+	kf_strbuf_addf(out, "%s:%d %s: %s", r->loc.file ? r->loc.file : "?",
+		       r->loc.line, r->profile ? r->profile : "",
+		       r->reason ? r->reason : "");
+}
+
+/* The answers the search made since mark, as "A=n, B=y". */
+static void answers_since(rs *R, size_t mark, kf_strbuf *out)
+{
+	size_t start = out->len;
+	for (size_t i = mark; i < R->nlog; i++) {
+		kc_sym *s = R->log[i].sym;
+		if (!s->name)
+			continue;
+		bool dup = false;
+		for (size_t k = mark; k < i && !dup; k++)
+			dup = R->log[k].sym == s;
+		if (dup)
+			continue;
+		if (out->len > start)
+			kf_strbuf_addstr(out, ", ");
+		if (s->type == S_BOOLEAN || s->type == S_TRISTATE)
+			kf_strbuf_addf(out, "%s=%s", s->name,
+				       tri_name(s->def[S_DEF_USER].tri));
+		else
+			kf_strbuf_addf(out, "%s=%s", s->name,
+				       s->def[S_DEF_USER].val ? (const char *)s->def[S_DEF_USER].val : "");
+	}
+}
+
+int kf_why_profiles(const kf_gen_opts *o, const char *name, kf_strbuf *out)
+{
+	rs R;
+	memset(&R, 0, sizeof(R));
+	R.t = o->tree;
+	R.o = o;
+	R.kver = KF_KVER(o->tree->kver[0], o->tree->kver[1], o->tree->kver[2]);
+	R.initramfs = o->initramfs != PROF_INITRAMFS_UNKNOWN ? o->initramfs
+							     : o->set->initramfs;
+	R.arena = kf_arena_new();
+	kc_tree *t = o->tree;
+	prof_set *set = o->set;
+	kc_sym *s = sym_find(t, name);
+	if (!s || (s->flags & SYMBOL_CONST) || s->type == S_UNKNOWN) {
+		kf_arena_free(R.arena);
+		return -1;
+	}
+	kf_diags scratch = KF_DIAGS_INIT;
+	kf_diags *saved_diags = t->diags;
+	t->diags = &scratch;
+
+	/* requirements that name the symbol */
+	const prof_req **before = kf_xcalloc(set->n + 1, sizeof(*before));
+	size_t nbefore = 0;
+	bool named = false;
+	for (size_t i = 0; i < set->n; i++) {
+		const prof_req *r = set->reqs[i];
+		if (!req_applies(&R, r))
+			continue;
+		bool holds = req_holds(&R, r);
+		if (holds)
+			before[nbefore++] = r;
+		for (size_t k = 0; k < r->nalts; k++)
+			if (lookup(&R, r->alts[k].sym) == s) {
+				kf_strbuf_addf(out, "  %s by: ",
+					       r->level == PROF_REQUIRE ? "required" : "recommended");
+				req_text(r, out);
+				kf_strbuf_addf(out, " (%s)\n", holds ? "holds" : "does not hold");
+				named = true;
+				break;
+			}
+	}
+	if (!named)
+		kf_strbuf_addstr(out, "  no requirement of these profiles names it\n");
+
+	/* what flipping it would take, and which requirements it would break */
+	sym_calc_value(t, s);
+	bool on = s->type == S_BOOLEAN || s->type == S_TRISTATE
+			  ? s->curr.tri != KC_NO
+			  : false;
+	if (s->type == S_BOOLEAN || s->type == S_TRISTATE) {
+		size_t mark = R.nlog;
+		R.depth = 0;
+		bool ok = on ? need_off(&R, s) : need_on(&R, s, KC_MOD);
+		kf_strbuf_addf(out, "  turning it %s: ", on ? "off" : "on");
+		if (!ok) {
+			kf_strbuf_addf(out, "not possible: %s\n", kf_strbuf_str(&R.fail));
+		} else {
+			kf_strbuf_addstr(out, "answer ");
+			answers_since(&R, mark, out);
+			kf_strbuf_addch(out, '\n');
+			size_t broken = 0;
+			for (size_t i = 0; i < nbefore; i++)
+				if (!req_holds(&R, before[i])) {
+					kf_strbuf_addf(out, "  %s: ",
+						       on ? "needed by" : "would break");
+					req_text(before[i], out);
+					kf_strbuf_addch(out, '\n');
+					broken++;
+				}
+			if (!broken)
+				kf_strbuf_addf(out, "  no requirement of these profiles breaks when it is %s\n",
+					       on ? "off" : "on");
+		}
+		rollback(&R, mark);
+	}
+
+	t->diags = saved_diags;
+	kf_diags_release(&scratch);
+	sym_clear_all_valid(t);
+	for (size_t i = 0; i < R.nlog; i++)
+		free(R.log[i].members);
+	free(R.log);
+	free(R.sets);
+	free(before);
+	kf_strbuf_release(&R.fail);
+	kf_arena_free(R.arena);
+	return 0;
 }

@@ -45,7 +45,7 @@ const char cmd_generate_usage[] =
 	"                     boot-critical drivers built in (default: the distro's)\n"
 	"  -o FILE            where to write (default: TREE/.config)\n"
 	"  --explain          print every change with its reason\n"
-	"  --json             print the result as JSON (docs/generate.md)\n"
+	"  --json             print the result as JSON (docs/schema/generate.schema.json)\n"
 	"  --verify           check the result with the tree's own make olddefconfig\n"
 	"  --force            write the best partial result even when requirements\n"
 	"                     cannot be met (still exits 1)\n"
@@ -62,16 +62,21 @@ const char cmd_generate_usage[] =
 	"that blocks each is printed), 2 bad usage or input\n";
 
 const char cmd_why_usage[] =
-	"usage: kfit why SYMBOL [-k TREE] [-a ARCH] [-c CONFIG]\n"
+	"usage: kfit why SYMBOL [-k TREE] [-a ARCH] [-c CONFIG] [-p NAME...]\n"
+	"                [--local FILE...]\n"
 	"\n"
 	"Explain one symbol of a configuration: its value, what set it (an answer\n"
 	"in the .config, a select, an imply, a default) and what it would take to\n"
-	"change it.\n"
+	"change it.  With profiles: the requirements that name it and whether\n"
+	"they hold, the answers that would turn it off (on, when it is off), and\n"
+	"the requirements that would break then (\"needed by\").\n"
 	"\n"
 	"options:\n"
-	"  -k TREE    kernel tree (default as for `kfit kconfig`)\n"
-	"  -a ARCH    architecture (default: this machine's)\n"
-	"  -c CONFIG  the configuration (default: TREE/.config)\n"
+	"  -k TREE       kernel tree (default as for `kfit kconfig`)\n"
+	"  -a ARCH       architecture (default: this machine's)\n"
+	"  -c CONFIG     the configuration (default: TREE/.config)\n"
+	"  -p NAME       a profile (or a .kfit file) whose requirements to weigh\n"
+	"  --local FILE  a local profile file (as for `kfit generate`)\n"
 	"\n"
 	"exit status: 0 explained, 2 bad usage, no such symbol or unreadable input\n";
 
@@ -617,9 +622,18 @@ usage_out:
 int cmd_why(int argc, char **argv)
 {
 	const char *tree_arg = NULL, *arch = NULL, *config = NULL, *sym = NULL;
+	profcli_opts po;
+	memset(&po, 0, sizeof(po));
 	for (int i = 1; i < argc; i++) {
 		int miss = 0;
 		const char *v;
+		int taken = profcli_arg(&po, argc, argv, &i);
+		if (taken < 0) {
+			profcli_release(&po);
+			return KF_EXIT_BAD;
+		}
+		if (taken)
+			continue;
 		if ((v = profcli_optval(argc, argv, &i, "-k", "--kernel", &miss)))
 			tree_arg = v;
 		else if ((v = profcli_optval(argc, argv, &i, "-a", "--arch", &miss)))
@@ -629,6 +643,7 @@ int cmd_why(int argc, char **argv)
 		else if (miss || argv[i][0] == '-' || sym) {
 			cli_error("why: unexpected argument '%s'", argv[i]);
 			fputs(cmd_why_usage, stderr);
+			profcli_release(&po);
 			return KF_EXIT_BAD;
 		} else
 			sym = argv[i];
@@ -636,8 +651,20 @@ int cmd_why(int argc, char **argv)
 	if (!sym) {
 		cli_error("why: no SYMBOL given");
 		fputs(cmd_why_usage, stderr);
+		profcli_release(&po);
 		return KF_EXIT_BAD;
 	}
+	prof_db *db = NULL;
+	prof_set *set = NULL;
+	if (po.nnames || po.nlocals) {
+		db = profcli_load(&po);
+		if (!db) {
+			profcli_release(&po);
+			return KF_EXIT_BAD;
+		}
+	}
+	if (!arch)
+		arch = machine_arch();
 	if (!strncmp(sym, "CONFIG_", 7))
 		sym += 7;
 	kf_diags d = KF_DIAGS_INIT;
@@ -648,11 +675,15 @@ int cmd_why(int argc, char **argv)
 	if (!tree)
 		goto out;
 	cache = kf_cache_dir(&d);
-	kc_load_opts lo = {.srctree = tree, .arch = arch ? arch : machine_arch(),
-			   .cache_dir = cache};
+	kc_load_opts lo = {.srctree = tree, .arch = arch, .cache_dir = cache};
 	t = kc_tree_load(&lo, &d);
 	if (!t)
 		goto out;
+	if (db) {
+		set = prof_resolve(db, po.names, po.nnames, &d);
+		if (!set)
+			goto out;
+	}
 	cfg = config ? kf_xstrdup(config) : kf_xasprintf("%s/.config", tree);
 	if (!kf_exists(cfg)) {
 		kf_diag_add(&d, KF_ERROR, cfg, 0, 0, "no such configuration file");
@@ -666,6 +697,11 @@ int cmd_why(int argc, char **argv)
 	if (kf_why(t, sym, &out) < 0) {
 		kf_diag_add(&d, KF_ERROR, NULL, 0, 0, "this tree has no symbol %s", sym);
 	} else {
+		if (set) {
+			kf_gen_opts go = {.tree = t, .db = db, .set = set, .arch = arch,
+					  .initramfs = PROF_INITRAMFS_UNKNOWN};
+			kf_why_profiles(&go, sym, &out);
+		}
 		fputs(out.buf, stdout);
 		rc = KF_EXIT_OK;
 	}
@@ -680,6 +716,10 @@ out:
 		}
 	kf_diags_release(&d);
 	kc_tree_free(t);
+	if (set)
+		prof_set_free(set);
+	prof_db_free(db);
+	profcli_release(&po);
 	free(tree);
 	free(cache);
 	free(cfg);

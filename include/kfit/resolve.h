@@ -97,6 +97,16 @@ void kf_reset_distro_build_files(kc_tree *t, kf_diags *d);
  */
 int kf_why(kc_tree *t, const char *sym, kf_strbuf *out);
 
+/*
+ * The profiles' side of `kfit why SYMBOL -p NAME...`, for the tree's
+ * current configuration: the applicable requirements that name SYMBOL
+ * (and whether each holds), the answers the resolver would make to turn
+ * it off (on when it is off), and which requirements that hold now would
+ * break then ("needed by").  Nothing is changed.  Returns -1 when the tree
+ * has no such symbol.  Uses o->tree, o->db, o->set, o->arch, o->initramfs.
+ */
+int kf_why_profiles(const kf_gen_opts *o, const char *sym, kf_strbuf *out);
+
 /* One line: what gives SYMBOL its current value ("selected by X",
  * "default y if ..."), and the title of the menu it is in. */
 int kf_why_short(kc_tree *t, const char *sym, kf_strbuf *why, const char **menu);
