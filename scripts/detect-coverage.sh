@@ -3,8 +3,9 @@
 # modules.alias (+ modules.builtin.modinfo aliases) kfit's source-derived
 # alias table reproduces.  The .deb (apt-get download linux-image-...) is
 # unpacked with dpkg-deb into a temp dir and depmod'ed there, never
-# installed.  Prints one line per modalias prefix ("pci 8013/8960") and the
-# totals: recall (Debian's alias/module pairs kfit derives) and precision
+# installed.  Prints one line per modalias prefix ("pci 8013/8960"), the
+# device buses together ("buses") and the rest ("other"), and the totals:
+# recall (Debian's alias/module pairs kfit derives) and precision
 # (kfit's pairs for modules Debian builds that Debian also has).
 set -euo pipefail
 [ $# = 2 ] || { echo "usage: $0 TREE IMAGE.deb" >&2; exit 2; }
@@ -23,12 +24,15 @@ m=$tmp/x/lib/modules/$rel
 } | sort -u >"$tmp/ref"
 comm -12 "$tmp/der" "$tmp/ref" >"$tmp/hit"
 echo "kernel $rel, tree $tree"
-for p in pci usb hid virtio acpi of platform i2c spi serio sdio cpu pnp hdaudio wmi vmbus input mdio; do
+buses="pci usb hid virtio acpi of platform i2c spi serio sdio cpu pnp hdaudio wmi vmbus input mdio
+dmi pcmcia ieee1394 ssb bcma sdw auxiliary mhi"
+for p in $buses; do
 	printf '%-9s %s/%s\n' "$p" "$(grep -c "^$p[:*]" "$tmp/hit" || true)" \
 		"$(grep -c "^$p[:*]" "$tmp/ref" || true)"
 done
-printf '%-9s %s/%s\n' other "$(grep -vEc '^(pci|usb|hid|virtio|acpi|of|platform|i2c|spi|serio|sdio|cpu|pnp|hdaudio|wmi|vmbus|input|mdio)[:*]' "$tmp/hit" || true)" \
-	"$(grep -vEc '^(pci|usb|hid|virtio|acpi|of|platform|i2c|spi|serio|sdio|cpu|pnp|hdaudio|wmi|vmbus|input|mdio)[:*]' "$tmp/ref" || true)"
+re="^($(echo $buses | tr ' ' '|'))[:*]"
+printf '%-9s %s/%s\n' buses "$(grep -Ec "$re" "$tmp/hit" || true)" "$(grep -Ec "$re" "$tmp/ref" || true)"
+printf '%-9s %s/%s\n' other "$(grep -vEc "$re" "$tmp/hit" || true)" "$(grep -vEc "$re" "$tmp/ref" || true)"
 echo "recall    $(wc -l <"$tmp/hit")/$(wc -l <"$tmp/ref")"
 awk '{print $2}' "$tmp/ref" | sort -u >"$tmp/mods"
 awk 'NR == FNR {m[$1] = 1; next} ($2 in m)' "$tmp/mods" "$tmp/der" | sort >"$tmp/derin"
