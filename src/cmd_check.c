@@ -32,7 +32,7 @@ const char cmd_check_usage[] =
 	"  --arch ARCH         architecture (default: from the config)\n"
 	"  --initramfs yes|no  boot-critical options must be y without an initramfs\n"
 	"                      (default: the distro profile's habit)\n"
-	"  --json              machine-readable report (docs/profiles.md has the schema)\n"
+	"  --json              machine-readable report (docs/schema/check.schema.json)\n"
 	"  --all               also list the requirements that hold\n"
 	"  --profiles DIR      the profile database (default: the installed one)\n"
 	"  --local FILE        add a local profile file (repeatable)\n"

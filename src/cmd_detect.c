@@ -41,7 +41,7 @@ const char cmd_detect_usage[] =
 	"                      count, others' do not (default: this machine's)\n"
 	"  --root DIR          read a snapshot made by scripts/snapshot-machine.sh\n"
 	"                      instead of this machine (DIR/etc, DIR/proc, DIR/sys)\n"
-	"  --json              machine-readable output (docs/detect.md has the schema)\n"
+	"  --json              machine-readable output (docs/schema/detect.schema.json)\n"
 	"  --no-modules-alias  ignore ROOT/lib/modules: match from the tree alone\n"
 	"  --no-cache          scan the tree's sources again\n"
 	"  --profiles DIR      profile database the names are checked against\n"

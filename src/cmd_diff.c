@@ -25,7 +25,7 @@ const char cmd_diff_usage[] =
 	"  -k TREE   kernel tree: group by menu and explain every value of B\n"
 	"  -a ARCH   architecture for the tree (default x86_64)\n"
 	"  --json    one JSON object: {\"a\":..., \"b\":..., \"changes\":[{\"symbol\",\n"
-	"            \"a\", \"b\", \"menu\", \"why\"}]}\n"
+	"            \"a\", \"b\", \"menu\", \"why\"}]} (docs/schema/diff.schema.json)\n"
 	"\n"
 	"exit status: 0 no differences, 1 differences found, 2 bad usage or input\n";
 
