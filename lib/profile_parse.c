@@ -888,7 +888,12 @@ int prof_db_add_text(prof_db *db, const char *name, const char *text, size_t len
 		size_t ind = 0;
 		while (ind < ps.llen && (p[ind] == ' ' || p[ind] == '\t'))
 			ind++;
-		if (ind == ps.llen || p[ind] == '#') {
+		const char *nul = memchr(p, 0, ps.llen);
+		if (nul) {
+			/* binary data, not profile text */
+			perr(&ps, (int)(nul - p) + 1, "NUL byte: not a text line");
+			ps.att_skip = ind == 0 ? true : ps.att_skip;
+		} else if (ind == ps.llen || p[ind] == '#') {
 			/* blank or comment lines do not end a statement's attributes */
 		} else if (ind > 0) {
 			if (!ps.att_skip)
