@@ -298,8 +298,9 @@ static void print_summary(const kf_gen_result *r, bool explain)
 		else if (!strcmp(r->changes[i].to, "m"))
 			m++;
 	}
-	fprintf(stderr, "kfit: %zu options changed from the base (%zu =y, %zu =m); %zu requirements hold, %zu do not apply here\n",
-		r->nchanges, y, m, r->applied, r->notapplicable);
+	fprintf(stderr, "kfit: %s%zu options changed from the base (%zu =y, %zu =m); %zu requirements hold, %zu do not apply here%s\n",
+		cli_sgr(stderr, CLI_BOLD), r->nchanges, y, m, r->applied, r->notapplicable,
+		cli_sgr(stderr, CLI_RESET));
 	for (int g = 0; groups[g]; g++) {
 		size_t n = 0;
 		for (size_t i = 0; i < r->nchanges; i++)
@@ -322,8 +323,9 @@ static void print_summary(const kf_gen_result *r, bool explain)
 	}
 	for (size_t i = 0; i < r->nunmet; i++) {
 		const prof_req *q = r->unmet[i].req;
-		fprintf(stderr, "%s:%d: error: cannot meet %s (%s): %s\n",
+		fprintf(stderr, "%s:%d: %serror:%s cannot meet %s (%s): %s\n",
 			q->loc.file ? q->loc.file : "?", q->loc.line,
+			cli_sgr(stderr, CLI_RED CLI_BOLD), cli_sgr(stderr, CLI_RESET),
 			q->nalts ? q->alts[0].sym : "?", q->profile ? q->profile : "",
 			r->unmet[i].chain);
 	}
