@@ -159,7 +159,8 @@ int main(int argc, char **argv)
 		main_usage(stderr);
 		return KF_EXIT_BAD;
 	}
-	if (!strcmp(argv[1], "help") && argc > 2 && argv[2][0] == '-')
+	if (!strcmp(argv[1], "help") && argc > 2 && argv[2][0] == '-' &&
+	    strcmp(argv[2], "-h") && strcmp(argv[2], "--help"))
 		return help_mode(argc, argv);
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
 	    !strcmp(argv[1], "help")) {
@@ -167,7 +168,7 @@ int main(int argc, char **argv)
 			cli_usage(cli_find(argv[2]), 0);
 			return KF_EXIT_OK;
 		}
-		if (argc > 2) {
+		if (argc > 2 && strcmp(argv[2], "-h") && strcmp(argv[2], "--help")) {
 			cli_error("unknown command '%s'", argv[2]);
 			main_usage(stderr);
 			return KF_EXIT_BAD;
