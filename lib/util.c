@@ -642,9 +642,16 @@ int kf_write_file_atomic(const char *path, const void *data, size_t len,
 		/* a hard link keeps path valid until the rename below */
 		unlink(old);
 		if (link(path, old) < 0) {
-			/* file systems without hard links: copy-free rename
-			 * would leave a gap, so fall back to renaming last */
-			rename(path, old);
+			/* a file system without hard links: copy it (through
+			 * a temporary file and a rename of its own), so that
+			 * path stays in place until the rename below */
+			kf_strbuf cur = KF_STRBUF_INIT;
+			kf_diags scratch = KF_DIAGS_INIT;
+			if (kf_read_file(path, &cur, &scratch) == 0)
+				kf_write_file_atomic(old, cur.buf, cur.len, false,
+						     &scratch);
+			kf_strbuf_release(&cur);
+			kf_diags_release(&scratch);
 		}
 		free(old);
 	}
