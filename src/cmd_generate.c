@@ -63,7 +63,7 @@ const char cmd_generate_usage[] =
 
 const char cmd_why_usage[] =
 	"usage: kfit why SYMBOL [-k TREE] [-a ARCH] [-c CONFIG] [-p NAME...]\n"
-	"                [--local FILE...]\n"
+	"                [--local FILE...] [--json]\n"
 	"\n"
 	"Explain one symbol of a configuration: its value, what set it (an answer\n"
 	"in the .config, a select, an imply, a default) and what it would take to\n"
@@ -77,6 +77,8 @@ const char cmd_why_usage[] =
 	"  -c CONFIG     the configuration (default: TREE/.config)\n"
 	"  -p NAME       a profile (or a .kfit file) whose requirements to weigh\n"
 	"  --local FILE  a local profile file (as for `kfit generate`)\n"
+	"  --json        one JSON object: value, menu, the short reason and the\n"
+	"                whole explanation (docs/schema/why.schema.json)\n"
 	"\n"
 	"exit status: 0 explained, 2 bad usage, no such symbol or unreadable input\n";
 
@@ -621,9 +623,34 @@ usage_out:
 	return KF_EXIT_BAD;
 }
 
+/* kfit why --json: docs/schema/why.schema.json */
+static void why_json(kc_tree *t, const char *sym, const char *cfg, const char *text)
+{
+	kf_strbuf sb = KF_STRBUF_INIT, w = KF_STRBUF_INIT;
+	const char *menu = NULL;
+	bool have = kf_why_short(t, sym, &w, &menu) == 0;
+	kf_strbuf_addstr(&sb, "{\"symbol\": ");
+	json_str(&sb, sym);
+	kf_strbuf_addstr(&sb, ", \"config\": ");
+	json_str(&sb, cfg);
+	kf_strbuf_addstr(&sb, ", \"value\": ");
+	json_str(&sb, kf_sym_value(t, sym));
+	kf_strbuf_addstr(&sb, ", \"menu\": ");
+	json_str(&sb, have ? menu : NULL);
+	kf_strbuf_addstr(&sb, ", \"why\": ");
+	json_str(&sb, have ? kf_strbuf_str(&w) : NULL);
+	kf_strbuf_addstr(&sb, ", \"explanation\": ");
+	json_str(&sb, text);
+	kf_strbuf_addstr(&sb, "}\n");
+	fputs(kf_strbuf_str(&sb), stdout);
+	kf_strbuf_release(&w);
+	kf_strbuf_release(&sb);
+}
+
 int cmd_why(int argc, char **argv)
 {
 	const char *tree_arg = NULL, *arch = NULL, *config = NULL, *sym = NULL;
+	bool json = false;
 	profcli_opts po;
 	memset(&po, 0, sizeof(po));
 	for (int i = 1; i < argc; i++) {
@@ -642,6 +669,8 @@ int cmd_why(int argc, char **argv)
 			arch = v;
 		else if ((v = profcli_optval(argc, argv, &i, "-c", "--config", &miss)))
 			config = v;
+		else if (!miss && !strcmp(argv[i], "--json"))
+			json = true;
 		else if (miss || argv[i][0] == '-' || sym) {
 			cli_error("why: unexpected argument '%s'", argv[i]);
 			fputs(cmd_why_usage, stderr);
@@ -704,7 +733,10 @@ int cmd_why(int argc, char **argv)
 					  .initramfs = PROF_INITRAMFS_UNKNOWN};
 			kf_why_profiles(&go, sym, &out);
 		}
-		fputs(out.buf, stdout);
+		if (json)
+			why_json(t, sym, cfg, out.buf);
+		else
+			fputs(out.buf, stdout);
 		rc = KF_EXIT_OK;
 	}
 	kf_strbuf_release(&out);

@@ -1,6 +1,6 @@
 #!/bin/bash
 # json-schema.sh - the JSON of every reporting command (detect, check,
-# diff, generate, profiles, profiles show) against its schema in
+# diff, generate, profiles, profiles show, why) against its schema in
 # docs/schema/, checked by tests/schema-check.jq.  Outputs that need a
 # kernel tree (detect on the snapshots, generate, diff -k) use Debian's 6.1
 # tree from scripts/kernel-tree.sh or $KFIT_COMPAT_TREE_6_1; without one
@@ -66,6 +66,19 @@ printf 'CONFIG_A=y\nCONFIG_B=m\n# CONFIG_C is not set\nCONFIG_S="x"\nCONFIG_GONE
 printf 'CONFIG_A=y\nCONFIG_B=y\nCONFIG_NEW=m\nCONFIG_S="y y"\n' >"$W/b"
 check diff-plain diff 1 "$KFIT" diff --json "$W/a" "$W/b"
 check diff-same diff 0 "$KFIT" diff --json "$W/a" "$W/a"
+
+# why, on a tiny tree of three symbols
+t=$W/fake
+mkdir -p "$t/scripts/kconfig"
+printf 'mainmenu "Fake"\n\nmenu "Things"\n\nconfig FOO\n\tbool "foo"\n\tdefault y\n\nconfig BAR\n\ttristate "bar"\n\tdepends on FOO\n\nconfig BAZ\n\tbool "baz"\n\tdepends on !FOO\n\nendmenu\n' >"$t/Kconfig"
+printf 'VERSION = 6\nPATCHLEVEL = 1\nSUBLEVEL = 0\nEXTRAVERSION =\n' >"$t/Makefile"
+printf 'profile want-foo\ntitle   wants foo\nkind    feature\n\nrequire FOO\n    reason foo is needed\n    source test\n' >"$W/foo.kfit"
+export KFIT_CACHE_DIR=$W/cache
+"$KFIT" kconfig -k "$t" -a x86_64 -c "$W/fake.config" alldefconfig >/dev/null 2>&1
+check why-set why 0 "$KFIT" why FOO -k "$t" -a x86_64 -c "$W/fake.config" --json
+check why-absent why 0 "$KFIT" why CONFIG_BAZ -k "$t" -a x86_64 -c "$W/fake.config" --json
+check why-profiles why 0 "$KFIT" why BAZ -k "$t" -a x86_64 -c "$W/fake.config" -p "$W/foo.kfit" --json
+unset KFIT_CACHE_DIR
 
 # ---- with the 6.1 tree
 tree=${KFIT_COMPAT_TREE_6_1:-$(scripts/kernel-tree.sh 6.1 2>/dev/null)}
