@@ -964,6 +964,38 @@ static bool name_eq(const char *a, const char *b)
 	return !*a && !*b;
 }
 
+/* The ID that matched sits under #ifdef CONFIG_X / #if IS_ENABLED(CONFIG_X)
+ * (rtl8xxxu's untested devices, tables under CONFIG_OF): the table has it
+ * only with X, so X is required too (y for a plain #ifdef).  Negated
+ * conditions require nothing. */
+static void cond_requirements(dctx *c, const kf_device *dv, const cand *cd, kf_hw_level lvl,
+			      bool boot)
+{
+	const kf_alias *al = cd->al;
+	for (const char *p = al->cond; p && *p;) {
+		const char *e = strchr(p, ',');
+		if (!e)
+			e = p + strlen(p);
+		const char *eq = memchr(p, '=', (size_t)(e - p));
+		if (*p != '!' && eq && eq + 1 < e && eq[1] != 'm') {
+			char *sym = kf_arena_printf(c->a, "%.*s", (int)(eq - p), p);
+			if (strcmp(sym, cd->sym)) {
+				bool y = eq[1] == 'y';
+				char *r = kf_arena_printf(c->a, "%s → %s (its ID is under %sCONFIG_%s%s, %s:%d) → CONFIG_%s%s",
+							  dv->desc, al->module, y ? "#ifdef " : "#if IS_ENABLED(",
+							  sym, y ? "" : ")", al->file ? al->file : "?", al->line,
+							  sym, y ? "=y" : "");
+				kf_hwreq *h = hw_add(c, sym, y ? KF_HW_BUILTIN : KF_HW_ENABLED, lvl, boot, r);
+				if (!h->device) {
+					h->device = dv->path;
+					h->module = al->module;
+				}
+			}
+		}
+		p = *e ? e + 1 : e;
+	}
+}
+
 /*
  * Every module that claims a device could drive it, and some exclude each
  * other (button / tiny_power_button, usbhid / usbkbd), so one is required
@@ -1014,8 +1046,9 @@ static void match_devices(dctx *c, const rootdevs *rd, const kf_dotconfig *cfg)
 			const char *sym = src ? al->symbol : mi ? mi->symbol : NULL;
 			int score = specificity(al->pattern);
 			if (j < nm) {
-				/* the same module again: keep the better alias */
-				if (!cs[j].sym && sym) {
+				/* the same module again: keep the better alias (with a
+				   symbol; without an #if condition) */
+				if ((!cs[j].sym && sym) || (sym && cs[j].al->cond && !al->cond)) {
 					cs[j].al = al;
 					cs[j].sym = sym;
 					cs[j].mk = src ? al->makefile : mi ? mi->makefile : NULL;
@@ -1091,6 +1124,7 @@ static void match_devices(dctx *c, const rootdevs *rd, const kf_dotconfig *cfg)
 					h2->module = al->module;
 				}
 			}
+			cond_requirements(c, dv, cd, lvl, k == best && dv->boot);
 		}
 		free(cs);
 	}

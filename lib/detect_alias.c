@@ -98,6 +98,33 @@ void kf_modinfo_add_firmware(kf_aliasdb *db, kf_modinfo *m, const char *fw)
 	m->firmware[m->nfirmware++] = kf_arena_strdup(db->arena, fw);
 }
 
+bool kf_alias_cond_holds(const kf_alias *a, const kf_dotconfig *cfg)
+{
+	const char *p = a->cond;
+	while (p && *p) {
+		const char *e = strchr(p, ',');
+		if (!e)
+			e = p + strlen(p);
+		bool neg = *p == '!';
+		const char *sym = p + neg, *eq = memchr(sym, '=', (size_t)(e - sym));
+		if (eq && eq + 1 < e) {
+			char name[128];
+			size_t n = (size_t)(eq - sym);
+			if (n < sizeof(name)) {
+				memcpy(name, sym, n);
+				name[n] = 0;
+				const char *v = kf_dotconfig_get(cfg, name);
+				bool set = v && strcmp(v, "n"), mod = set && !strcmp(v, "m");
+				bool on = eq[1] == 'm' ? mod : eq[1] == 'e' ? set : set && !mod;
+				if (on == neg)
+					return false;
+			}
+		}
+		p = *e ? e + 1 : e;
+	}
+	return true;
+}
+
 kf_alias *kf_aliasdb_add(kf_aliasdb *db, const char *pattern, const char *module,
 			 const char *part_symbol, const char *file, int line,
 			 kf_alias_origin origin)
@@ -114,6 +141,7 @@ kf_alias *kf_aliasdb_add(kf_aliasdb *db, const char *pattern, const char *module
 	a->symbol = NULL;
 	a->makefile = NULL;
 	a->mkline = 0;
+	a->cond = NULL;
 	return a;
 }
 
@@ -211,11 +239,11 @@ int kf_aliasdb_save(const kf_aliasdb *db, const char *path, kf_diags *d)
 		const kf_alias *a = &db->aliases[i];
 		if (a->origin != KF_ALIAS_SOURCE && a->origin != KF_ALIAS_DRVNAME)
 			continue;
-		kf_strbuf_addf(&sb, "A\t%s\t%s\t%s\t%s\t%d\t%d\t%s\t%s\t%d\n", a->pattern,
+		kf_strbuf_addf(&sb, "A\t%s\t%s\t%s\t%s\t%d\t%d\t%s\t%s\t%d\t%s\n", a->pattern,
 			       a->module, a->part_symbol ? a->part_symbol : "-",
 			       a->file ? a->file : "-", a->line, (int)a->origin,
 			       a->symbol ? a->symbol : "-", a->makefile ? a->makefile : "-",
-			       a->mkline);
+			       a->mkline, a->cond ? a->cond : "-");
 	}
 	int rc = kf_write_file_atomic(path, sb.buf, sb.len, false, d);
 	kf_strbuf_release(&sb);
@@ -257,8 +285,8 @@ int kf_aliasdb_load(kf_aliasdb *db, const char *path, kf_diags *d)
 		char *e = strchr(s, '\n');
 		if (e)
 			*e = 0;
-		char *f[10];
-		int n = split_tabs(s, f, 10);
+		char *f[11];
+		int n = split_tabs(s, f, 11);
 		if (f[0][0] == 'T' && n >= 5) {
 			db->tree = dash_null(db, f[1]);
 			db->kernelversion = dash_null(db, f[2]);
@@ -287,6 +315,8 @@ int kf_aliasdb_load(kf_aliasdb *db, const char *path, kf_diags *d)
 			a->symbol = dash_null(db, f[7]);
 			a->makefile = dash_null(db, f[8]);
 			a->mkline = atoi(f[9]);
+			if (n >= 11)
+				a->cond = dash_null(db, f[10]);
 		}
 		if (!e)
 			break;

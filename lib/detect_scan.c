@@ -537,6 +537,307 @@ static void find_owner(scan *s, const char *cfile, owner *ow)
 	free(objp);
 }
 
+/* ---- #if conditions over CONFIG_ symbols ---- */
+
+/* One literal of a condition: CONFIG_SYM defined (kind 'y': =y),
+ * CONFIG_SYM_MODULE defined ('m': =m), or IS_ENABLED ('e': y or m);
+ * neg: its negation. */
+typedef struct condlit {
+	char sym[80]; /* without CONFIG_ */
+	char kind;    /* 'y', 'm' or 'e' */
+	bool neg;     /* negated */
+} condlit;
+
+/* One #if level: what its branch is known to need. */
+typedef struct condframe {
+	condlit lit[4]; /* a conjunction */
+	int n;          /* how many */
+	bool known;     /* lit is the whole condition (so #else negates it) */
+	bool dead;      /* #if 0 */
+} condframe;
+
+typedef struct condstack {
+	condframe f[16]; /* open levels */
+	int depth;       /* how many are open (may exceed 16: not tracked) */
+} condstack;
+
+static const char *skip_sp(const char *p, const char *e)
+{
+	while (p < e && (*p == ' ' || *p == '\t' || *p == '\\' || *p == '\n'))
+		p++;
+	return p;
+}
+
+/* A CONFIG_ name at p..e (whole): the literal; false otherwise. */
+static bool config_name(const char *p, const char *e, char kind, bool neg, condlit *l)
+{
+	while (e > p && (e[-1] == ' ' || e[-1] == '\t'))
+		e--;
+	if (e - p <= 7 || strncmp(p, "CONFIG_", 7))
+		return false;
+	for (const char *q = p; q < e; q++)
+		if (!isalnum((unsigned char)*q) && *q != '_')
+			return false;
+	size_t n = (size_t)(e - p - 7);
+	if (kind == 'y' && n > 7 && !strncmp(e - 7, "_MODULE", 7)) {
+		kind = 'm';
+		n -= 7;
+	}
+	if (n >= sizeof(l->sym))
+		return false;
+	memcpy(l->sym, p + 7, n);
+	l->sym[n] = 0;
+	l->kind = kind;
+	l->neg = neg;
+	return true;
+}
+
+/* One operand of && in an #if: 1 a literal, 0 not understood, 2 always
+ * true, 3 always false. */
+static int cond_operand(const char *p, const char *e, condlit *l)
+{
+	bool neg = false;
+	for (;;) {
+		p = skip_sp(p, e);
+		while (e > p && (e[-1] == ' ' || e[-1] == '\t'))
+			e--;
+		if (p < e && *p == '!') {
+			neg = !neg;
+			p++;
+			continue;
+		}
+		/* (x) as a whole */
+		if (p < e && *p == '(' && e[-1] == ')') {
+			int depth = 0;
+			const char *q = p;
+			for (; q < e; q++) {
+				if (*q == '(')
+					depth++;
+				else if (*q == ')' && --depth == 0)
+					break;
+			}
+			if (q == e - 1) {
+				p++;
+				e--;
+				continue;
+			}
+		}
+		break;
+	}
+	if (e - p == 1 && (*p == '0' || *p == '1'))
+		return (*p == '1') != neg ? 2 : 3;
+	static const struct {
+		const char *fn;
+		char kind;
+	} fns[] = {{"defined", 'y'},	{"IS_ENABLED", 'e'}, {"IS_REACHABLE", 'e'},
+		   {"IS_BUILTIN", 'y'}, {"IS_MODULE", 'm'}};
+	for (size_t i = 0; i < sizeof(fns) / sizeof(fns[0]); i++) {
+		size_t fl = strlen(fns[i].fn);
+		if ((size_t)(e - p) <= fl || strncmp(p, fns[i].fn, fl) ||
+		    isalnum((unsigned char)p[fl]) || p[fl] == '_')
+			continue;
+		const char *a = skip_sp(p + fl, e), *z = e;
+		if (a < z && *a == '(' && z[-1] == ')') {
+			a++;
+			z--;
+		} else if (i != 0) {
+			return 0;
+		}
+		a = skip_sp(a, z);
+		return config_name(a, z, fns[i].kind, neg, l) ? 1 : 0;
+	}
+	return config_name(p, e, 'y', neg, l) ? 1 : 0;
+}
+
+/* #if EXPR: a conjunction of understood operands (others dropped). */
+static void cond_if(condframe *f, const char *p, const char *e)
+{
+	f->n = 0;
+	f->known = true;
+	f->dead = false;
+	int depth = 0;
+	for (const char *q = p; q + 1 < e; q++) {
+		if (*q == '(')
+			depth++;
+		else if (*q == ')')
+			depth--;
+		else if (!depth && q[0] == '|' && q[1] == '|') {
+			/* defined(CONFIG_X) || defined(CONFIG_X_MODULE): IS_ENABLED */
+			condlit a, b;
+			if (cond_operand(p, q, &a) == 1 && cond_operand(q + 2, e, &b) == 1 && !a.neg &&
+			    !b.neg && !strcmp(a.sym, b.sym) && a.kind != b.kind && a.kind != 'e' &&
+			    b.kind != 'e') {
+				a.kind = 'e';
+				f->lit[f->n++] = a;
+			} else {
+				f->known = false;
+			}
+			return;
+		}
+	}
+	const char *st = p;
+	depth = 0;
+	for (const char *q = p;; q++) {
+		bool end = q + 1 >= e;
+		if (!end) {
+			if (*q == '(')
+				depth++;
+			else if (*q == ')')
+				depth--;
+		}
+		if (!end && !(depth == 0 && q[0] == '&' && q[1] == '&'))
+			continue;
+		condlit l;
+		int r = cond_operand(st, end ? e : q, &l);
+		if (r == 1 && f->n < 4)
+			f->lit[f->n++] = l;
+		else if (r == 3)
+			f->dead = true;
+		else if (r != 2)
+			f->known = false;
+		if (end)
+			break;
+		st = q + 2;
+		q++;
+	}
+}
+
+/* Apply one directive line (text after '#', up to e). */
+static void cond_directive(condstack *cs, const char *p, const char *e)
+{
+	p = skip_sp(p, e);
+	const char *w = p;
+	while (p < e && isalpha((unsigned char)*p))
+		p++;
+	size_t wl = (size_t)(p - w);
+	condframe *top = cs->depth > 0 && cs->depth <= 16 ? &cs->f[cs->depth - 1] : NULL;
+	if ((wl == 5 && !strncmp(w, "ifdef", 5)) || (wl == 6 && !strncmp(w, "ifndef", 6)) ||
+	    (wl == 2 && !strncmp(w, "if", 2))) {
+		cs->depth++;
+		if (cs->depth > 16)
+			return;
+		condframe *f = &cs->f[cs->depth - 1];
+		memset(f, 0, sizeof(*f));
+		if (wl == 2) {
+			cond_if(f, p, e);
+			return;
+		}
+		const char *a = skip_sp(p, e), *z = a;
+		while (z < e && (isalnum((unsigned char)*z) || *z == '_'))
+			z++;
+		f->known = config_name(a, z, 'y', wl == 6, &f->lit[0]);
+		f->n = f->known;
+	} else if (wl == 4 && !strncmp(w, "elif", 4)) {
+		if (top)
+			memset(top, 0, sizeof(*top));
+	} else if (wl == 4 && !strncmp(w, "else", 4)) {
+		if (!top)
+			return;
+		if (top->dead) {
+			memset(top, 0, sizeof(*top));
+		} else if (top->known && top->n == 0) {
+			top->dead = true; /* #if 1 */
+		} else if (top->known && top->n == 1) {
+			top->lit[0].neg = !top->lit[0].neg;
+		} else {
+			memset(top, 0, sizeof(*top));
+		}
+	} else if (wl == 5 && !strncmp(w, "endif", 5)) {
+		if (cs->depth > 0)
+			cs->depth--;
+	}
+}
+
+/* Process the directive lines of t[from, to) (from at a line start). */
+static void cond_scan(condstack *cs, const char *t, size_t from, size_t to)
+{
+	size_t i = from;
+	while (i < to) {
+		size_t e = i;
+		while (e < to && t[e] != '\n')
+			e++;
+		size_t p = i;
+		while (p < e && (t[p] == ' ' || t[p] == '\t'))
+			p++;
+		if (p < e && t[p] == '#') {
+			while (e < to && e > i && t[e - 1] == '\\') {
+				e++;
+				while (e < to && t[e] != '\n')
+					e++;
+			}
+			cond_directive(cs, t + p + 1, t + e);
+		}
+		i = e + 1;
+	}
+}
+
+/* The condition in effect: "SYM=y,!SYM2=e" (malloc'd) or NULL when none;
+ * *dead when some level is #if 0. */
+static char *cond_string(const condstack *cs, bool *dead)
+{
+	kf_strbuf sb = KF_STRBUF_INIT;
+	*dead = false;
+	for (int i = 0; i < cs->depth && i < 16; i++) {
+		const condframe *f = &cs->f[i];
+		if (f->dead)
+			*dead = true;
+		for (int k = 0; k < f->n; k++)
+			kf_strbuf_addf(&sb, "%s%s%s=%c", sb.len ? "," : "", f->lit[k].neg ? "!" : "",
+				       f->lit[k].sym, f->lit[k].kind);
+	}
+	if (sb.len)
+		return kf_strbuf_detach(&sb);
+	kf_strbuf_release(&sb);
+	return NULL;
+}
+
+/* The condition at offset pos of t. */
+static char *cond_at(const char *t, size_t pos, bool *dead)
+{
+	condstack cs;
+	cs.depth = 0;
+	cond_scan(&cs, t, 0, pos);
+	return cond_string(&cs, dead);
+}
+
+/* Two conditions joined (either may be NULL); malloc'd or NULL. */
+static char *cond_join(const char *a, const char *b)
+{
+	if (!a || !*a)
+		return b && *b ? kf_xstrdup(b) : NULL;
+	if (!b || !*b)
+		return kf_xstrdup(a);
+	return kf_xasprintf("%s,%s", a, b);
+}
+
+/* The condition of each line a table region becomes (splice_region). */
+typedef struct condline {
+	char *cond; /* as cond_string, or NULL */
+	bool dead;  /* under #if 0 */
+} condline;
+
+typedef struct condlines {
+	condstack cs;  /* the region's own #if levels */
+	condline *v;   /* per output line */
+	size_t n, a;   /* count, capacity */
+} condlines;
+
+static void condlines_push(condlines *cl)
+{
+	if (!cl)
+		return;
+	KF_GROW(cl->v, cl->n + 1, cl->a);
+	cl->v[cl->n].cond = cond_string(&cl->cs, &cl->v[cl->n].dead);
+	cl->n++;
+}
+
+static void condlines_release(condlines *cl)
+{
+	for (size_t i = 0; i < cl->n; i++)
+		free(cl->v[i].cond);
+	free(cl->v);
+}
+
 /* ---- tables ---- */
 
 /* Fields of one initializer element. */
@@ -672,13 +973,15 @@ typedef struct emit {
 	const char *file; /* tree-relative source */
 	int line;         /* line of the element */
 	const char *devtype; /* MODULE_DEVICE_TABLE's type word ("mhi_ep") */
+	const char *cond; /* the element's #if condition, or NULL */
 } emit;
 
 /* Add a source alias with the symbol of the file's own object. */
 static void add_owned(scan *s, const owner *ow, const char *pattern, const char *file, int line,
-		      kf_alias_origin origin)
+		      kf_alias_origin origin, const char *cond)
 {
 	kf_alias *a = kf_aliasdb_add(s->db, pattern, ow->module, ow->part_sym, file, line, origin);
+	a->cond = cond ? kf_arena_strdup(s->db->arena, cond) : NULL;
 	a->symbol = ow->symbol ? kf_arena_strdup(s->db->arena, ow->symbol) : NULL;
 	a->makefile = ow->makefile ? kf_arena_strdup(s->db->arena, ow->makefile) : NULL;
 	a->mkline = ow->line;
@@ -686,7 +989,7 @@ static void add_owned(scan *s, const owner *ow, const char *pattern, const char 
 
 static void add_alias(emit *em, const char *alias)
 {
-	add_owned(em->s, em->ow, alias, em->file, em->line, KF_ALIAS_SOURCE);
+	add_owned(em->s, em->ow, alias, em->file, em->line, KF_ALIAS_SOURCE, em->cond);
 }
 
 /* ADD() of file2alias.c: "sep" then the value in width hex digits, or "*". */
@@ -1484,8 +1787,10 @@ static int line_at(const char *s, size_t off)
 }
 
 /* Append region text to out: "#include" lines replaced by the file (from
- * dir, comments stripped), other preprocessor lines by empty lines. */
-static void splice_region(kf_strbuf *out, const char *t, size_t n, const char *dir, int depth)
+ * dir, comments stripped), other preprocessor lines by empty lines; the
+ * region's own #if levels go to cl with the condition of each line. */
+static void splice_region(kf_strbuf *out, const char *t, size_t n, const char *dir, int depth,
+			  condlines *cl)
 {
 	size_t i = 0;
 	while (i < n) {
@@ -1505,6 +1810,8 @@ static void splice_region(kf_strbuf *out, const char *t, size_t n, const char *d
 			const char *q = t + p + 1;
 			while (*q == ' ' || *q == '\t')
 				q++;
+			if (depth == 0 && cl)
+				cond_directive(&cl->cs, q, t + e);
 			if (!strncmp(q, "include", 7) && depth < 3) {
 				const char *a = memchr(q, '"', (size_t)(t + e - q));
 				const char *b = a ? memchr(a + 1, '"', (size_t)(t + e - a - 1)) : NULL;
@@ -1515,7 +1822,7 @@ static void splice_region(kf_strbuf *out, const char *t, size_t n, const char *d
 					if (kf_exists(path) && kf_read_file(path, &sb, &ignore) == 0 &&
 					    sb.buf) {
 						dcpp_strip_comments(sb.buf, sb.len);
-						splice_region(out, sb.buf, sb.len, dir, depth + 1);
+						splice_region(out, sb.buf, sb.len, dir, depth + 1, cl);
 					}
 					kf_strbuf_release(&sb);
 					kf_diags_release(&ignore);
@@ -1523,9 +1830,11 @@ static void splice_region(kf_strbuf *out, const char *t, size_t n, const char *d
 				}
 			}
 			kf_strbuf_addch(out, '\n');
+			condlines_push(cl);
 		} else {
 			kf_strbuf_add(out, t + i, e - i);
 			kf_strbuf_addch(out, '\n');
+			condlines_push(cl);
 		}
 		i = e + 1;
 	}
@@ -1539,17 +1848,25 @@ static void scan_table(scan *s, const dcpp_defs *defs, const table_type *tt, con
 	if (!close)
 		return;
 	int line = line_at(text, open);
+	bool dead;
+	char *outer = cond_at(text, open, &dead);
+	if (dead) {
+		free(outer);
+		return;
+	}
+	condlines cl;
+	memset(&cl, 0, sizeof(cl));
 	dcpp_toks raw = {0}, ex = {0};
 	if (memchr(text + open + 1, '#', close - open - 2)) {
 		kf_strbuf sb = KF_STRBUF_INIT;
-		splice_region(&sb, text + open + 1, close - open - 2, dir, 0);
+		splice_region(&sb, text + open + 1, close - open - 2, dir, 0, &cl);
 		dcpp_tokenize(kf_strbuf_str(&sb), sb.len, line, &raw);
 		kf_strbuf_release(&sb);
 	} else {
 		dcpp_tokenize(text + open + 1, close - open - 2, line, &raw);
 	}
 	dcpp_expand(defs, &raw, 0, raw.n, &ex);
-	emit em = {s, ow, file, line, devtype};
+	emit em = {s, ow, file, line, devtype, NULL};
 	size_t i = 0;
 	while (i < ex.n) {
 		/* each top-level element: { ... } */
@@ -1571,11 +1888,20 @@ static void scan_table(scan *s, const dcpp_defs *defs, const table_type *tt, con
 		i++;
 		if (elem_empty(&e))
 			continue;
+		size_t li = (size_t)(em.line - line);
+		const condline *c = em.line >= line && li < cl.n ? &cl.v[li] : NULL;
+		if (c && c->dead)
+			continue;
+		char *cond = cond_join(outer, c ? c->cond : NULL);
+		em.cond = cond;
 		size_t before = s->db->naliases;
 		tt->fn(&em, &e);
 		if (s->db->naliases == before && e.bad)
 			s->failed_entries++;
+		free(cond);
 	}
+	free(outer);
+	condlines_release(&cl);
 	dcpp_toks_release(&raw);
 	dcpp_toks_release(&ex);
 }
@@ -1613,6 +1939,13 @@ static void scan_calls(scan *s, const dcpp_defs *defs, const char *text, size_t 
 			i = e;
 			continue;
 		}
+		bool dead;
+		char *cond = cond_at(text, i, &dead);
+		if (dead) {
+			free(cond);
+			i = e;
+			continue;
+		}
 		int line = line_at(text, i);
 		dcpp_toks raw = {0}, ex = {0};
 		dcpp_tokenize(text + i, e - i, line, &raw);
@@ -1638,13 +1971,14 @@ static void scan_calls(scan *s, const dcpp_defs *defs, const char *text, size_t 
 			char *str = dcpp_eval_str(&ex, a, z);
 			if (str && *str) {
 				if (isal)
-					add_owned(s, ow, str, file, line, KF_ALIAS_SOURCE);
+					add_owned(s, ow, str, file, line, KF_ALIAS_SOURCE, cond);
 				else
 					kf_modinfo_add_firmware(s->db, mi, str);
 			}
 			free(str);
 			k = z;
 		}
+		free(cond);
 		dcpp_toks_release(&raw);
 		dcpp_toks_release(&ex);
 		i = e;
@@ -1672,6 +2006,12 @@ static void scan_platform_drivers(scan *s, const dcpp_defs *defs, const char *te
 		size_t close = match_brace(text, n, q, '{', '}');
 		if (!close)
 			continue;
+		bool dead;
+		char *cond = cond_at(text, q, &dead);
+		if (dead) {
+			free(cond);
+			continue;
+		}
 		dcpp_toks raw = {0}, ex = {0};
 		int line = line_at(text, q);
 		dcpp_tokenize(text + q, close - q, line, &raw);
@@ -1686,12 +2026,13 @@ static void scan_platform_drivers(scan *s, const dcpp_defs *defs, const char *te
 			char *name = dcpp_eval_str(&ex, k + 3, z);
 			if (name && *name) {
 				char *a = kf_xasprintf("platform:%s", name);
-				add_owned(s, ow, a, file, ex.v[k].line, KF_ALIAS_DRVNAME);
+				add_owned(s, ow, a, file, ex.v[k].line, KF_ALIAS_DRVNAME, cond);
 				free(a);
 			}
 			free(name);
 			break;
 		}
+		free(cond);
 		dcpp_toks_release(&raw);
 		dcpp_toks_release(&ex);
 	}
@@ -2080,7 +2421,7 @@ static const char *srcarch(const char *arch)
 }
 
 /* Bumped whenever the scanner's output changes, so old caches are redone. */
-#define SCANNER_VERSION 16
+#define SCANNER_VERSION 17
 
 int kf_aliasdb_scan_tree(kf_aliasdb *db, const char *tree, const char *arch, bool use_cache,
 			 kf_detect_progress_fn *progress, void *ctx, kf_diags *d)

@@ -3,10 +3,12 @@
 # modules.alias (+ modules.builtin.modinfo aliases) kfit's source-derived
 # alias table reproduces.  The .deb (apt-get download linux-image-...) is
 # unpacked with dpkg-deb into a temp dir and depmod'ed there, never
-# installed.  Prints one line per modalias prefix ("pci 8013/8960"), the
-# device buses together ("buses") and the rest ("other"), and the totals:
-# recall (Debian's alias/module pairs kfit derives) and precision
-# (kfit's pairs for modules Debian builds that Debian also has).
+# installed; its boot/config-REL decides the table entries under #if
+# CONFIG_ conditions (--config).  Prints one line per modalias prefix
+# ("pci 8013/8960"), the device buses together ("buses") and the rest
+# ("other"), and the totals: recall (Debian's alias/module pairs kfit
+# derives) and precision (kfit's pairs for modules Debian builds that
+# Debian also has).
 set -euo pipefail
 [ $# = 2 ] || { echo "usage: $0 TREE IMAGE.deb" >&2; exit 2; }
 tree=$1 deb=$2
@@ -17,7 +19,10 @@ dpkg-deb -x "$deb" "$tmp/x"
 rel=$(basename "$(ls -d "$tmp"/x/lib/modules/*)")
 depmod -b "$tmp/x" "$rel"
 m=$tmp/x/lib/modules/$rel
-"$kfit" detect -k "$tree" --aliases 2>/dev/null | awk '{print $2" "$3}' | sort -u >"$tmp/der"
+# the image's own config decides the #if CONFIG_ entries, as in its build
+cfg=()
+[ -f "$tmp/x/boot/config-$rel" ] && cfg=(--config "$tmp/x/boot/config-$rel")
+"$kfit" detect -k "$tree" --aliases "${cfg[@]}" 2>/dev/null | awk '{print $2" "$3}' | sort -u >"$tmp/der"
 {
 	awk '$1 == "alias" {print $2" "$3}' "$m/modules.alias"
 	tr '\0' '\n' <"$m/modules.builtin.modinfo" | sed -n 's/^\([^.]*\)\.alias=\(.*\)$/\2 \1/p'

@@ -20,7 +20,7 @@
 const char cmd_detect_usage[] =
 	"usage: kfit detect [-k TREE] [-a ARCH] [--root DIR] [--json]\n"
 	"                   [--no-modules-alias] [--no-cache] [--profiles DIR]\n"
-	"                   [--aliases]\n"
+	"                   [--aliases [--config FILE]]\n"
 	"\n"
 	"Find out what the machine is and what it has: the distro release (from\n"
 	"os-release), init system and systemd version, LSM, firewall, initramfs,\n"
@@ -47,6 +47,8 @@ const char cmd_detect_usage[] =
 	"  --profiles DIR      profile database the names are checked against\n"
 	"  --aliases           print the tree's derived alias table as modules.alias\n"
 	"                      lines (\"alias PATTERN MODULE\") and exit\n"
+	"  --config FILE       with --aliases: only the entries a kernel built with\n"
+	"                      the .config FILE has (their #if CONFIG_ conditions)\n"
 	"\n"
 	"exit status: 0 ok, 2 bad usage or an unreadable root\n";
 
@@ -269,7 +271,7 @@ int cmd_detect(int argc, char **argv)
 {
 	profcli_opts po;
 	memset(&po, 0, sizeof(po));
-	const char *tree_arg = NULL, *root = "/", *arch = NULL;
+	const char *tree_arg = NULL, *root = "/", *arch = NULL, *config = NULL;
 	bool json = false, no_ma = false, no_cache = false, aliases = false;
 	int rc = KF_EXIT_BAD;
 	for (int i = 1; i < argc; i++) {
@@ -292,6 +294,10 @@ int cmd_detect(int argc, char **argv)
 			root = v;
 		} else if (missing) {
 			goto out;
+		} else if ((v = profcli_optval(argc, argv, &i, NULL, "--config", &missing)) != NULL) {
+			config = v;
+		} else if (missing) {
+			goto out;
 		} else if (!strcmp(argv[i], "--json")) {
 			json = true;
 		} else if (!strcmp(argv[i], "--no-modules-alias")) {
@@ -304,6 +310,10 @@ int cmd_detect(int argc, char **argv)
 			cli_error("unknown option '%s'", argv[i]);
 			goto out;
 		}
+	}
+	if (config && !aliases) {
+		cli_error("--config goes with --aliases");
+		goto out;
 	}
 	if (!kf_is_dir(root)) {
 		cli_error("--root %s: not a directory", root);
@@ -330,9 +340,20 @@ int cmd_detect(int argc, char **argv)
 		goto out;
 	}
 	if (aliases) {
+		kf_dotconfig *cfg = config ? kf_dotconfig_load(config, &d) : NULL;
+		if (config && !cfg) {
+			cli_print_diags(&d);
+			kf_diags_release(&d);
+			kf_aliasdb_free(db);
+			free(tree);
+			goto out;
+		}
 		kf_strbuf sb = KF_STRBUF_INIT;
 		for (size_t i = 0; i < db->naliases; i++)
-			kf_strbuf_addf(&sb, "alias %s %s\n", db->aliases[i].pattern, db->aliases[i].module);
+			if (!cfg || kf_alias_cond_holds(&db->aliases[i], cfg))
+				kf_strbuf_addf(&sb, "alias %s %s\n", db->aliases[i].pattern,
+					       db->aliases[i].module);
+		kf_dotconfig_free(cfg);
 		fwrite(sb.buf ? sb.buf : "", 1, sb.len, stdout);
 		kf_strbuf_release(&sb);
 		kf_aliasdb_free(db);

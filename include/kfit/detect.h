@@ -24,6 +24,7 @@
 #ifndef KFIT_DETECT_H
 #define KFIT_DETECT_H
 
+#include "kfit/dotconfig.h"
 #include "kfit/profile.h"
 #include "kfit/util.h"
 
@@ -58,6 +59,13 @@ typedef struct kf_alias {
 				    objects are not unique), or NULL */
 	const char *makefile;    /* where that symbol is named, or NULL */
 	int mkline;              /* its line */
+	const char *cond;        /* source aliases: the #if/#ifdef condition
+				    over CONFIG_ symbols the entry sits under,
+				    as literals joined by ',': "SYM=y"
+				    (CONFIG_SYM defined), "SYM=m"
+				    (CONFIG_SYM_MODULE), "SYM=e" (IS_ENABLED),
+				    "!SYM=y" (negated); NULL: unconditional
+				    (or a condition not understood) */
 } kf_alias;
 
 /* What the tree's Makefiles say about one module. */
@@ -115,6 +123,10 @@ int kf_aliasdb_add_builtin_modinfo(kf_aliasdb *db, const char *path,
 
 /* The module entry for a name ('-' and '_' equal), or NULL. */
 kf_modinfo *kf_aliasdb_module(const kf_aliasdb *db, const char *name);
+
+/* True when the alias's cond holds in cfg (always without a cond): the
+ * entry is in the table a kernel built with cfg has. */
+bool kf_alias_cond_holds(const kf_alias *a, const kf_dotconfig *cfg);
 
 /*
  * The aliases matching a modalias as modprobe matches them (fnmatch), in

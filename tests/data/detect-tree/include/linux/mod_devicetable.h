@@ -5,6 +5,16 @@
 
 typedef unsigned long kernel_ulong_t;
 
+#define PCI_ANY_ID (~0)
+
+struct pci_device_id {
+	__u32 vendor, device;
+	__u32 subvendor, subdevice;
+	__u32 class, class_mask;
+	kernel_ulong_t driver_data;
+	__u32 override_only;
+};
+
 #define IEEE1394_MATCH_VENDOR_ID	0x0001
 #define IEEE1394_MATCH_MODEL_ID		0x0002
 #define IEEE1394_MATCH_SPECIFIER_ID	0x0004
