@@ -511,8 +511,21 @@ prof_set *prof_resolve(prof_db *db, const char *const *names, size_t n, kf_diags
 		collect(&c, names[i], none, NULL, 0, &all);
 	}
 	s->reqs = kf_arena_alloc(s->arena, (all.n ? all.n : 1) * sizeof(*s->reqs));
-	for (size_t i = 0; i < all.n; i++)
-		s->reqs[s->n++] = all.v[i].r;
+	for (size_t i = 0; i < all.n; i++) {
+		/* a profile reached twice (debian-12 includes systemd-252, and
+		 * systemd-252 is named too) gives the same requirement twice:
+		 * keep the first, with its include chain */
+		const prof_req *r = all.v[i].r;
+		bool dup = false;
+		for (size_t k = 0; k < s->n && !dup; k++) {
+			const prof_req *q = s->reqs[k];
+			dup = q->loc.line == r->loc.line && q->level == r->level &&
+			      q->loc.file && r->loc.file && !strcmp(q->loc.file, r->loc.file) &&
+			      q->profile && r->profile && !strcmp(q->profile, r->profile);
+		}
+		if (!dup)
+			s->reqs[s->n++] = all.v[i].r;
+	}
 	free(all.v);
 	find_conflicts(&c, s);
 	if (c.nerr) {
