@@ -1913,22 +1913,24 @@ static void scan_calls(scan *s, const dcpp_defs *defs, const char *text, size_t 
 	for (size_t i = 0; i + 12 < n; i++) {
 		if (text[i] != 'M' || strncmp(text + i, "MODULE_", 7))
 			continue;
-		if (i > 0 && (isalnum((unsigned char)text[i - 1]) || text[i - 1] == '_'))
-			continue;
 		bool fw = !strncmp(text + i, "MODULE_FIRMWARE", 15);
 		bool al = !strncmp(text + i, "MODULE_ALIAS", 12);
 		if (!fw && !al)
 			continue;
-		size_t p = i;
+		/* also a driver's own wrapper: IBM_BIOS_MODULE_ALIAS("I[MU]") */
+		size_t m = i;
+		while (i > 0 && (isalnum((unsigned char)text[i - 1]) || text[i - 1] == '_'))
+			i--;
+		size_t p = m;
 		while (p < n && (isalnum((unsigned char)text[p]) || text[p] == '_'))
 			p++;
 		while (p < n && (text[p] == ' ' || text[p] == '\t'))
 			p++;
-		if (p >= n || text[p] != '(')
+		size_t e = p < n && text[p] == '(' ? match_brace(text, n, p, '(', ')') : 0;
+		if (!e) {
+			i = m;
 			continue;
-		size_t e = match_brace(text, n, p, '(', ')');
-		if (!e)
-			continue;
+		}
 		/* a #define of such a macro is not a use */
 		size_t ls = i;
 		while (ls > 0 && text[ls - 1] != '\n')
@@ -2421,7 +2423,7 @@ static const char *srcarch(const char *arch)
 }
 
 /* Bumped whenever the scanner's output changes, so old caches are redone. */
-#define SCANNER_VERSION 17
+#define SCANNER_VERSION 18
 
 int kf_aliasdb_scan_tree(kf_aliasdb *db, const char *tree, const char *arch, bool use_cache,
 			 kf_detect_progress_fn *progress, void *ctx, kf_diags *d)
