@@ -2308,6 +2308,9 @@ static void load_global(scan *s)
 		"include/uapi/linux/netlink.h",
 		"include/net/rtnetlink.h",
 		"include/net/tcp.h",
+		"include/net/pkt_sched.h",
+		"include/net/pkt_cls.h",
+		"include/net/act_api.h",
 		"include/linux/if_team.h",
 		"include/uapi/linux/tty.h",
 		"include/uapi/linux/major.h",
@@ -2423,7 +2426,7 @@ static const char *srcarch(const char *arch)
 }
 
 /* Bumped whenever the scanner's output changes, so old caches are redone. */
-#define SCANNER_VERSION 18
+#define SCANNER_VERSION 19
 
 int kf_aliasdb_scan_tree(kf_aliasdb *db, const char *tree, const char *arch, bool use_cache,
 			 kf_detect_progress_fn *progress, void *ctx, kf_diags *d)
