@@ -2076,10 +2076,17 @@ static void on_include(const char *name, bool angle, size_t pos, void *ctx)
 		return;
 	char *path;
 	if (angle) {
-		path = kf_xasprintf("%s/include/%s", ic->s->tree, name);
-		if (!kf_exists(path)) {
+		/* as the kernel's -I order: include, arch include, and their uapi */
+		static const char *const dirs[] = {"include/", "arch/%s/include/", "include/uapi/",
+						   "arch/%s/include/uapi/"};
+		path = NULL;
+		for (size_t k = 0; k < sizeof(dirs) / sizeof(dirs[0]); k++) {
 			free(path);
-			path = kf_xasprintf("%s/arch/%s/include/%s", ic->s->tree, ic->s->arch, name);
+			char *dir = kf_xasprintf(dirs[k], ic->s->arch);
+			path = kf_xasprintf("%s/%s%s", ic->s->tree, dir, name);
+			free(dir);
+			if (kf_exists(path))
+				break;
 		}
 	} else {
 		path = kf_xasprintf("%s/%s", ic->dir, name);
@@ -2310,6 +2317,7 @@ static void load_global(scan *s)
 		"include/net/tcp.h",
 		"include/net/pkt_sched.h",
 		"include/net/pkt_cls.h",
+		"include/uapi/linux/pkt_cls.h",
 		"include/net/act_api.h",
 		"include/linux/if_team.h",
 		"include/uapi/linux/tty.h",
@@ -2426,7 +2434,7 @@ static const char *srcarch(const char *arch)
 }
 
 /* Bumped whenever the scanner's output changes, so old caches are redone. */
-#define SCANNER_VERSION 19
+#define SCANNER_VERSION 21
 
 int kf_aliasdb_scan_tree(kf_aliasdb *db, const char *tree, const char *arch, bool use_cache,
 			 kf_detect_progress_fn *progress, void *ctx, kf_diags *d)
