@@ -2070,7 +2070,7 @@ static bool angle_wanted(const char *name)
 static void on_include(const char *name, bool angle, size_t pos, void *ctx)
 {
 	incctx *ic = ctx;
-	if (ic->depth >= 4 || strstr(name, ".."))
+	if (ic->depth >= 4 || (angle && strstr(name, "..")))
 		return;
 	if (angle && !angle_wanted(name))
 		return;
@@ -2089,7 +2089,15 @@ static void on_include(const char *name, bool angle, size_t pos, void *ctx)
 				break;
 		}
 	} else {
-		path = kf_xasprintf("%s/%s", ic->dir, name);
+		/* "../usb.h" (rtlwifi's drivers), as long as it stays in the tree */
+		char *dir = kf_xasprintf("%s/", ic->dir);
+		path = join_path(dir, name, strlen(name));
+		free(dir);
+		size_t tl = strlen(ic->s->tree);
+		if (strncmp(path, ic->s->tree, tl) || path[tl] != '/' || strstr(path, "/../")) {
+			free(path);
+			return;
+		}
 	}
 	for (size_t i = 0; i < ic->nhdrs; i++)
 		if (!strcmp(ic->hdrs[i].rel, path + strlen(ic->s->tree) + 1)) {
@@ -2434,7 +2442,7 @@ static const char *srcarch(const char *arch)
 }
 
 /* Bumped whenever the scanner's output changes, so old caches are redone. */
-#define SCANNER_VERSION 21
+#define SCANNER_VERSION 22
 
 int kf_aliasdb_scan_tree(kf_aliasdb *db, const char *tree, const char *arch, bool use_cache,
 			 kf_detect_progress_fn *progress, void *ctx, kf_diags *d)
