@@ -723,8 +723,19 @@ static long long ev_unary(evalst *e)
 	}
 	if (t->kind == DCPP_CHR && strlen(t->s) >= 3)
 		return (unsigned char)t->s[1];
-	if (t->kind == DCPP_ID && !strcmp(t->s, "sizeof"))
-		e->bad = true;
+	/* floor(log2(x)): what the scanner defines const_ilog2 and ilog2 as
+	   (the kernel's are __builtin_constant_p ternary chains) */
+	if (t->kind == DCPP_ID && !strcmp(t->s, "__kfit_ilog2") && accept(e, "(")) {
+		long long v = ev_ternary(e);
+		if (!accept(e, ")") || v <= 0) {
+			e->bad = true;
+			return 0;
+		}
+		long long r = 0;
+		for (unsigned long long u = (unsigned long long)v; u > 1; u >>= 1)
+			r++;
+		return r;
+	}
 	e->bad = true;
 	return 0;
 }

@@ -1682,6 +1682,17 @@ static void do_dmi(emit *em, elem *e)
 		free(str[j]);
 }
 
+/* cpu_feature (module_cpu_feature_match: arm64, arm, powerpc, s390...) */
+static void do_cpufeat(emit *em, elem *e)
+{
+	unsigned long long f = fint(e, "feature") & 0xffff;
+	if (e->bad)
+		return;
+	char a[40];
+	snprintf(a, sizeof(a), "cpu:type:*:feature:*%04llX*", f);
+	add_alias(em, a);
+}
+
 typedef struct table_type {
 	const char *type;            /* struct name */
 	const char *devtable;        /* MODULE_DEVICE_TABLE type word */
@@ -1727,6 +1738,7 @@ static const char *const sdw_order[] = {"mfg_id", "part_id", "sdw_version", "cla
 					"driver_data", NULL};
 static const char *const mhi_order[] = {"chan", "driver_data", NULL};
 static const char *const dmi_order[] = {"callback", "ident", "matches", "driver_data", NULL};
+static const char *const cpufeat_order[] = {"feature", NULL};
 
 static const table_type table_types[] = {
 	{"mdio_device_id", "mdio", mdio_order, do_mdio},
@@ -1755,6 +1767,7 @@ static const table_type table_types[] = {
 	{"mhi_device_id", "mhi", mhi_order, do_mhi},
 	{"auxiliary_device_id", "auxiliary", named_order, do_auxiliary},
 	{"dmi_system_id", "dmi", dmi_order, do_dmi},
+	{"cpu_feature", "cpu", cpufeat_order, do_cpufeat},
 };
 
 /* Index just past the brace matching the one at s[i] (strings skipped). */
@@ -2040,6 +2053,64 @@ static void scan_platform_drivers(scan *s, const dcpp_defs *defs, const char *te
 	}
 }
 
+/* module_cpu_feature_match(X, init): a cpu_feature table declared by the
+ * macro ({ .feature = cpu_feature(X) }, exported as MODULE_DEVICE_TABLE(cpu)). */
+static void scan_cpu_feature_calls(scan *s, const dcpp_defs *defs, const char *text, size_t n,
+				   const owner *ow, const char *file)
+{
+	const char *w = "module_cpu_feature_match";
+	size_t wl = strlen(w);
+	for (const char *p = strstr(text, w); p; p = strstr(p + 1, w)) {
+		size_t i = (size_t)(p - text);
+		if ((i > 0 && (isalnum((unsigned char)text[i - 1]) || text[i - 1] == '_')) ||
+		    isalnum((unsigned char)text[i + wl]) || text[i + wl] == '_')
+			continue;
+		size_t q = i + wl;
+		while (q < n && (text[q] == ' ' || text[q] == '\t'))
+			q++;
+		size_t e = q < n && text[q] == '(' ? match_brace(text, n, q, '(', ')') : 0;
+		size_t ls = i;
+		while (ls > 0 && text[ls - 1] != '\n')
+			ls--;
+		while (ls < i && (text[ls] == ' ' || text[ls] == '\t'))
+			ls++;
+		if (!e || text[ls] == '#')
+			continue;
+		bool dead;
+		char *cond = cond_at(text, i, &dead);
+		int line = line_at(text, i);
+		dcpp_toks raw = {0}, ex = {0};
+		dcpp_tokenize(text + i, e - i, line, &raw);
+		dcpp_expand(defs, &raw, 0, raw.n, &ex);
+		for (size_t k = 0; !dead && k + 3 < ex.n; k++) {
+			if (!is_punct(&ex.v[k], ".") || strcmp(ex.v[k + 1].s, "feature") ||
+			    !is_punct(&ex.v[k + 2], "="))
+				continue;
+			size_t z = k + 3;
+			int depth = 0;
+			while (z < ex.n && !(depth == 0 && (is_punct(&ex.v[z], "}") || is_punct(&ex.v[z], ",")))) {
+				if (is_punct(&ex.v[z], "("))
+					depth++;
+				else if (is_punct(&ex.v[z], ")"))
+					depth--;
+				z++;
+			}
+			long long v;
+			if (dcpp_eval_int(&ex, k + 3, z, &v)) {
+				char a[40];
+				snprintf(a, sizeof(a), "cpu:type:*:feature:*%04llX*", (unsigned long long)v & 0xffff);
+				add_owned(s, ow, a, file, line, KF_ALIAS_SOURCE, cond);
+			} else {
+				s->failed_entries++;
+			}
+			break;
+		}
+		free(cond);
+		dcpp_toks_release(&raw);
+		dcpp_toks_release(&ex);
+	}
+}
+
 /* A header an ID table file includes: its tables are searched too. */
 typedef struct hdrtext {
 	char *rel;   /* tree-relative path */
@@ -2236,7 +2307,7 @@ static void scan_cfile(scan *s, const char *rel)
 		goto out;
 	if (!strstr(sb.buf, "_device_id") && !strstr(sb.buf, "MODULE_ALIAS") &&
 	    !strstr(sb.buf, "MODULE_FIRMWARE") && !strstr(sb.buf, "x86_cpu_id") &&
-	    !strstr(sb.buf, "dmi_system_id") &&
+	    !strstr(sb.buf, "dmi_system_id") && !strstr(sb.buf, "module_cpu_feature_match") &&
 	    !strstr(sb.buf, "struct platform_driver"))
 		goto out;
 	char *text = sb.buf;
@@ -2273,6 +2344,7 @@ static void scan_cfile(scan *s, const char *rel)
 	free(ic.dir);
 	scan_calls(s, defs, text, n, &ow, rel, mi);
 	scan_platform_drivers(s, defs, text, n, &ow, rel);
+	scan_cpu_feature_calls(s, defs, text, n, &ow, rel);
 	if (any)
 		s->db->nsources++;
 	dcpp_defs_free(defs);
@@ -2347,6 +2419,7 @@ static void load_global(scan *s)
 		"include/linux/mdio.h",
 		"include/linux/phy.h",
 		"include/linux/input.h",
+		"include/linux/cpufeature.h",
 		"include/pcmcia/device_id.h",
 		"include/linux/soundwire/sdw.h",
 		"include/uapi/linux/const.h",
@@ -2382,7 +2455,30 @@ static void load_global(scan *s)
 				   "#define GENMASK_INPUT_CHECK(h, l) 0\n"
 				   "#define BUILD_BUG_ON_ZERO(e) 0\n"
 				   "#define __BITS_PER_LONG 64\n"
-				   "#define BITS_PER_LONG 64\n";
+				   "#define BITS_PER_LONG 64\n"
+				   /* evaluated by dcpp_eval_int */
+				   "#define const_ilog2(n) __kfit_ilog2(n)\n"
+				   "#define ilog2(n) __kfit_ilog2(n)\n";
+	/* cpu_feature(X) of the other architectures (arm64: KERNEL_HWCAP_X) */
+	if (strcmp(s->arch, "x86")) {
+		static const char *const ahdrs[] = {"arch/%s/include/uapi/asm/hwcap.h",
+						    "arch/%s/include/asm/hwcap.h",
+						    "arch/%s/include/asm/cpufeature.h"};
+		for (size_t i = 0; i < sizeof(ahdrs) / sizeof(ahdrs[0]); i++) {
+			char *rel = kf_xasprintf(ahdrs[i], s->arch);
+			char *p = kf_xasprintf("%s/%s", s->tree, rel);
+			kf_strbuf sb = KF_STRBUF_INIT;
+			kf_diags ignore = KF_DIAGS_INIT;
+			if (kf_exists(p) && kf_read_file(p, &sb, &ignore) == 0 && sb.buf) {
+				dcpp_strip_comments(sb.buf, sb.len);
+				dcpp_collect(s->global, sb.buf, sb.len, NULL, NULL);
+			}
+			kf_strbuf_release(&sb);
+			kf_diags_release(&ignore);
+			free(p);
+			free(rel);
+		}
+	}
 	dcpp_collect(s->global, keep, sizeof(keep) - 1, NULL, NULL);
 	/* enum dmi_field's values, for dmi_system_id tables */
 	for (size_t i = 0; i < sizeof(dmi_names) / sizeof(dmi_names[0]); i++) {
@@ -2442,7 +2538,7 @@ static const char *srcarch(const char *arch)
 }
 
 /* Bumped whenever the scanner's output changes, so old caches are redone. */
-#define SCANNER_VERSION 22
+#define SCANNER_VERSION 23
 
 int kf_aliasdb_scan_tree(kf_aliasdb *db, const char *tree, const char *arch, bool use_cache,
 			 kf_detect_progress_fn *progress, void *ctx, kf_diags *d)
