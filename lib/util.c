@@ -599,8 +599,9 @@ int kf_write_file_atomic(const char *path, const void *data, size_t len,
 	char *dir = dirname(dup);
 	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
 	sweep_stale_temps(dir, base);
-	char *tmpl = kf_xasprintf("%s/.%s.kfit-%ld-XXXXXX", dir, base,
-				  (long)getpid());
+	char *tmpl_prefix = kf_xasprintf("%s/.%s.kfit-%ld", dir, base,
+					 (long)getpid());
+	char *tmpl = kf_xasprintf("%s-XXXXXX", tmpl_prefix);
 	free(dup);
 	int fd = mkstemp(tmpl);
 	if (fd < 0) {
@@ -608,6 +609,7 @@ int kf_write_file_atomic(const char *path, const void *data, size_t len,
 			    "cannot create a temporary file beside it: %s",
 			    strerror(errno));
 		free(tmpl);
+		free(tmpl_prefix);
 		return -1;
 	}
 	if (write_all(fd, data, len) < 0 || fsync(fd) < 0) {
@@ -617,6 +619,7 @@ int kf_write_file_atomic(const char *path, const void *data, size_t len,
 		kf_diag_add(d, KF_ERROR, path, 0, 0, "cannot write: %s",
 			    strerror(e));
 		free(tmpl);
+		free(tmpl_prefix);
 		return -1;
 	}
 	/* keep the mode of the file being replaced, else 0644 & ~umask */
@@ -635,35 +638,67 @@ int kf_write_file_atomic(const char *path, const void *data, size_t len,
 		kf_diag_add(d, KF_ERROR, path, 0, 0, "cannot write: %s",
 			    strerror(e));
 		free(tmpl);
+		free(tmpl_prefix);
 		return -1;
 	}
+	/*
+	 * The old file goes to FILE.old only once the new one is in place:
+	 * first a hard link to it under a temporary name (a copy where the
+	 * file system has no hard links), then the rename of the new file
+	 * over FILE, then the rename of that link to FILE.old.  FILE is
+	 * complete at every moment, and a failed write changes nothing, not
+	 * even FILE.old.
+	 */
+	char *oldtmp = NULL;
 	if (have && keep_old) {
-		char *old = kf_xasprintf("%s.old", path);
-		/* a hard link keeps path valid until the rename below */
-		unlink(old);
-		if (link(path, old) < 0) {
-			/* a file system without hard links: copy it (through
-			 * a temporary file and a rename of its own), so that
-			 * path stays in place until the rename below */
-			kf_strbuf cur = KF_STRBUF_INIT;
-			kf_diags scratch = KF_DIAGS_INIT;
-			if (kf_read_file(path, &cur, &scratch) == 0)
-				kf_write_file_atomic(old, cur.buf, cur.len, false,
-						     &scratch);
-			kf_strbuf_release(&cur);
-			kf_diags_release(&scratch);
+		oldtmp = kf_xasprintf("%s-XXXXXX", tmpl_prefix);
+		int ofd = mkstemp(oldtmp);
+		if (ofd < 0) {
+			free(oldtmp);
+			oldtmp = NULL;
+		} else {
+			close(ofd);
+			unlink(oldtmp);
+			if (link(path, oldtmp) < 0) {
+				kf_strbuf cur = KF_STRBUF_INIT;
+				kf_diags scratch = KF_DIAGS_INIT;
+				int cfd = -1;
+				if (kf_read_file(path, &cur, &scratch) < 0 ||
+				    (cfd = open(oldtmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+						st.st_mode & 07777)) < 0 ||
+				    write_all(cfd, cur.buf, cur.len) < 0) {
+					unlink(oldtmp);
+					free(oldtmp);
+					oldtmp = NULL;
+				}
+				if (cfd >= 0)
+					close(cfd);
+				kf_strbuf_release(&cur);
+				kf_diags_release(&scratch);
+			}
 		}
-		free(old);
 	}
 	if (rename(tmpl, path) < 0) {
 		int e = errno;
 		unlink(tmpl);
+		if (oldtmp)
+			unlink(oldtmp);
+		free(oldtmp);
 		kf_diag_add(d, KF_ERROR, path, 0, 0, "cannot rename into place: %s",
 			    strerror(e));
 		free(tmpl);
+		free(tmpl_prefix);
 		return -1;
 	}
+	if (oldtmp) {
+		char *old = kf_xasprintf("%s.old", path);
+		if (rename(oldtmp, old) < 0)
+			unlink(oldtmp);
+		free(old);
+		free(oldtmp);
+	}
 	free(tmpl);
+	free(tmpl_prefix);
 	return 0;
 }
 
