@@ -1853,6 +1853,10 @@ static void splice_region(kf_strbuf *out, const char *t, size_t n, const char *d
 	}
 }
 
+static void scan_elems(scan *s, const table_type *tt, const char *devtype, const dcpp_toks *ex,
+		       size_t from, size_t to, int line, const condlines *cl, const char *outer,
+		       const owner *ow, const char *file);
+
 static void scan_table(scan *s, const dcpp_defs *defs, const table_type *tt, const char *devtype,
 		       const char *text, size_t n, size_t open, const owner *ow, const char *file,
 		       const char *dir)
@@ -1879,30 +1883,43 @@ static void scan_table(scan *s, const dcpp_defs *defs, const table_type *tt, con
 		dcpp_tokenize(text + open + 1, close - open - 2, line, &raw);
 	}
 	dcpp_expand(defs, &raw, 0, raw.n, &ex);
+	scan_elems(s, tt, devtype, &ex, 0, ex.n, line, &cl, outer, ow, file);
+	free(outer);
+	condlines_release(&cl);
+	dcpp_toks_release(&raw);
+	dcpp_toks_release(&ex);
+}
+
+/* The elements { ... } of a table's expanded tokens ex[from, to): cl has
+ * the #if condition of each line from line on, outer the table's. */
+static void scan_elems(scan *s, const table_type *tt, const char *devtype, const dcpp_toks *ex,
+		       size_t from, size_t to, int line, const condlines *cl, const char *outer,
+		       const owner *ow, const char *file)
+{
 	emit em = {s, ow, file, line, devtype, NULL};
-	size_t i = 0;
-	while (i < ex.n) {
+	size_t i = from;
+	while (i < to) {
 		/* each top-level element: { ... } */
-		if (!is_punct(&ex.v[i], "{")) {
+		if (!is_punct(&ex->v[i], "{")) {
 			i++;
 			continue;
 		}
 		int depth = 0;
 		size_t st = i;
-		for (; i < ex.n; i++) {
-			if (is_punct(&ex.v[i], "{"))
+		for (; i < to; i++) {
+			if (is_punct(&ex->v[i], "{"))
 				depth++;
-			else if (is_punct(&ex.v[i], "}") && --depth == 0)
+			else if (is_punct(&ex->v[i], "}") && --depth == 0)
 				break;
 		}
 		elem e;
-		elem_parse(&e, &ex, st + 1, i < ex.n ? i : ex.n, tt->order);
-		em.line = ex.v[st].line;
+		elem_parse(&e, ex, st + 1, i < to ? i : to, tt->order);
+		em.line = ex->v[st].line;
 		i++;
 		if (elem_empty(&e))
 			continue;
 		size_t li = (size_t)(em.line - line);
-		const condline *c = em.line >= line && li < cl.n ? &cl.v[li] : NULL;
+		const condline *c = cl && em.line >= line && li < cl->n ? &cl->v[li] : NULL;
 		if (c && c->dead)
 			continue;
 		char *cond = cond_join(outer, c ? c->cond : NULL);
@@ -1913,10 +1930,6 @@ static void scan_table(scan *s, const dcpp_defs *defs, const table_type *tt, con
 			s->failed_entries++;
 		free(cond);
 	}
-	free(outer);
-	condlines_release(&cl);
-	dcpp_toks_release(&raw);
-	dcpp_toks_release(&ex);
 }
 
 /* MODULE_ALIAS*(...) and MODULE_FIRMWARE(...) calls in the file. */
@@ -2238,11 +2251,128 @@ static bool devtable_named(const char *text, const char *name, char *type, size_
 	return false;
 }
 
+/* An exported table whose declaration is the body of a macro (cxgb4's
+ * CH_PCI_DEVICE_ID_TABLE_DEFINE_BEGIN), read where the macro is used. */
+typedef struct macro_table {
+	const table_type *tt; /* its type */
+	char devtype[32];     /* MODULE_DEVICE_TABLE's type word */
+	char *name;           /* the table's name */
+	char *macro;          /* the macro whose body declares it */
+} macro_table;
+
+typedef struct macro_tables {
+	macro_table *v; /* found */
+	size_t n, a;    /* count, capacity */
+} macro_tables;
+
+/* When text[pos] sits in a #define (continuation lines included): the
+ * macro's name (malloc'd); "" for another directive; NULL otherwise. */
+static char *defining_macro(const char *text, size_t pos)
+{
+	size_t ls = pos;
+	for (;;) {
+		while (ls > 0 && text[ls - 1] != '\n')
+			ls--;
+		if (ls >= 2 && text[ls - 2] == '\\') {
+			ls--;
+			continue;
+		}
+		break;
+	}
+	const char *p = text + ls;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (*p != '#')
+		return NULL;
+	p++;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (strncmp(p, "define", 6) || (p[6] != ' ' && p[6] != '\t'))
+		return kf_xstrdup("");
+	p += 6;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	const char *e = p;
+	while (isalnum((unsigned char)*e) || *e == '_')
+		e++;
+	return kf_xstrndup(p, (size_t)(e - p));
+}
+
+/* Where text uses macro as a statement of its own (not in a directive):
+ * the offset, or SIZE_MAX. */
+static size_t macro_use(const char *text, size_t n, const char *macro)
+{
+	size_t ml = strlen(macro);
+	for (const char *p = strstr(text, macro); p; p = strstr(p + 1, macro)) {
+		size_t i = (size_t)(p - text);
+		if ((i > 0 && (isalnum((unsigned char)text[i - 1]) || text[i - 1] == '_')) ||
+		    (i + ml < n && (isalnum((unsigned char)text[i + ml]) || text[i + ml] == '_')))
+			continue;
+		char *dm = defining_macro(text, i);
+		bool directive = dm != NULL;
+		free(dm);
+		if (!directive)
+			return i;
+	}
+	return SIZE_MAX;
+}
+
+/* A macro-declared table: expand from the macro's use in text to the end
+ * of text and read the table NAME[] = { ... } found there. */
+static bool scan_macro_table(scan *s, const dcpp_defs *defs, const macro_table *mt,
+			     const char *text, size_t n, size_t use, const owner *ow,
+			     const char *file, const char *dir)
+{
+	bool dead;
+	char *outer = cond_at(text, use, &dead);
+	if (dead) {
+		free(outer);
+		return false;
+	}
+	int line = line_at(text, use);
+	condlines cl;
+	memset(&cl, 0, sizeof(cl));
+	kf_strbuf sb = KF_STRBUF_INIT;
+	splice_region(&sb, text + use, n - use, dir, 0, &cl);
+	dcpp_toks raw = {0}, ex = {0};
+	dcpp_tokenize(kf_strbuf_str(&sb), sb.len, line, &raw);
+	kf_strbuf_release(&sb);
+	dcpp_expand(defs, &raw, 0, raw.n, &ex);
+	bool found = false;
+	for (size_t k = 0; k + 4 < ex.n && !found; k++) {
+		if (ex.v[k].kind != DCPP_ID || strcmp(ex.v[k].s, mt->name) || !is_punct(&ex.v[k + 1], "["))
+			continue;
+		size_t q = k + 2;
+		while (q < ex.n && !is_punct(&ex.v[q], "]"))
+			q++;
+		if (q + 2 >= ex.n || !is_punct(&ex.v[q + 1], "=") || !is_punct(&ex.v[q + 2], "{"))
+			continue;
+		size_t open = q + 2, close = open;
+		int depth = 0;
+		for (; close < ex.n; close++) {
+			if (is_punct(&ex.v[close], "{"))
+				depth++;
+			else if (is_punct(&ex.v[close], "}") && --depth == 0)
+				break;
+		}
+		if (close >= ex.n)
+			break;
+		scan_elems(s, mt->tt, mt->devtype, &ex, open + 1, close, line, &cl, outer, ow, file);
+		found = true;
+	}
+	free(outer);
+	condlines_release(&cl);
+	dcpp_toks_release(&raw);
+	dcpp_toks_release(&ex);
+	return found;
+}
+
 /* The exported ID tables in text (a .c file or a header it includes;
- * devtext is the .c file, where MODULE_DEVICE_TABLE is). */
+ * devtext is the .c file, where MODULE_DEVICE_TABLE is); declarations in
+ * a macro's body go to mts for scan_macro_table. */
 static bool scan_tables_in(scan *s, dcpp_defs *defs, const char *text, size_t n,
 			   const char *devtext, const owner *ow, const char *file,
-			   const char *dir, bool limit)
+			   const char *dir, bool limit, macro_tables *mts)
 {
 	bool any = false;
 	for (size_t k = 0; k < sizeof(table_types) / sizeof(table_types[0]); k++) {
@@ -2278,9 +2408,26 @@ static bool scan_tables_in(scan *s, dcpp_defs *defs, const char *text, size_t n,
 			char *tname = kf_xstrndup(nb, (size_t)(ne - nb));
 			char devtype[32];
 			bool exported = devtable_named(devtext, tname, devtype, sizeof(devtype));
-			free(tname);
-			if (!exported)
+			if (!exported) {
+				free(tname);
 				continue;
+			}
+			char *macro = defining_macro(text, (size_t)(p - text));
+			if (macro) {
+				if (*macro) {
+					KF_GROW(mts->v, mts->n + 1, mts->a);
+					macro_table *mt = &mts->v[mts->n++];
+					mt->tt = tt;
+					memcpy(mt->devtype, devtype, sizeof(devtype));
+					mt->name = tname;
+					mt->macro = macro;
+				} else {
+					free(tname);
+					free(macro);
+				}
+				continue;
+			}
+			free(tname);
 			size_t close = match_brace(text, n, q, '{', '}');
 			bool pp = close && memchr(text + q, '#', close - q);
 			if (!limit)
@@ -2330,13 +2477,39 @@ static void scan_cfile(scan *s, const char *rel)
 	char *sl = strrchr(abs, '/');
 	ic.dir = kf_xstrndup(abs, (size_t)(sl - abs));
 	dcpp_collect(defs, text, n, on_include, &ic);
-	bool any = scan_tables_in(s, defs, text, n, text, &ow, rel, ic.dir, true);
+	macro_tables mts = {NULL, 0, 0};
+	bool any = scan_tables_in(s, defs, text, n, text, &ow, rel, ic.dir, true, &mts);
 	for (size_t h = 0; h < ic.nhdrs; h++) {
 		char *hd = kf_xasprintf("%s/%s", s->tree, ic.hdrs[h].rel);
 		*strrchr(hd, '/') = 0;
 		any |= scan_tables_in(s, defs, ic.hdrs[h].text, ic.hdrs[h].len, text, &ow,
-				      ic.hdrs[h].rel, hd, false);
+				      ic.hdrs[h].rel, hd, false, &mts);
 		free(hd);
+	}
+	/* tables declared by a macro: where the macro is used */
+	dcpp_defs_set_limit(defs, SIZE_MAX, SIZE_MAX);
+	for (size_t m = 0; m < mts.n; m++) {
+		size_t use = macro_use(text, n, mts.v[m].macro);
+		if (use != SIZE_MAX) {
+			any |= scan_macro_table(s, defs, &mts.v[m], text, n, use, &ow, rel, ic.dir);
+		} else {
+			for (size_t h = 0; h < ic.nhdrs; h++) {
+				use = macro_use(ic.hdrs[h].text, ic.hdrs[h].len, mts.v[m].macro);
+				if (use == SIZE_MAX)
+					continue;
+				char *hd = kf_xasprintf("%s/%s", s->tree, ic.hdrs[h].rel);
+				*strrchr(hd, '/') = 0;
+				any |= scan_macro_table(s, defs, &mts.v[m], ic.hdrs[h].text,
+							ic.hdrs[h].len, use, &ow, ic.hdrs[h].rel, hd);
+				free(hd);
+				break;
+			}
+		}
+		free(mts.v[m].name);
+		free(mts.v[m].macro);
+	}
+	free(mts.v);
+	for (size_t h = 0; h < ic.nhdrs; h++) {
 		free(ic.hdrs[h].rel);
 		free(ic.hdrs[h].text);
 	}
@@ -2538,7 +2711,7 @@ static const char *srcarch(const char *arch)
 }
 
 /* Bumped whenever the scanner's output changes, so old caches are redone. */
-#define SCANNER_VERSION 23
+#define SCANNER_VERSION 24
 
 int kf_aliasdb_scan_tree(kf_aliasdb *db, const char *tree, const char *arch, bool use_cache,
 			 kf_detect_progress_fn *progress, void *ctx, kf_diags *d)
