@@ -785,6 +785,11 @@ static long long ev_ternary(evalst *e)
 {
 	long long c = ev_bin(e, 0);
 	if (accept(e, "?")) {
+		/* GNU x ?: y (aic7xxx's GETID) */
+		if (accept(e, ":")) {
+			long long b = ev_ternary(e);
+			return c ? c : b;
+		}
 		long long a = ev_ternary(e);
 		if (!accept(e, ":"))
 			e->bad = true;
