@@ -127,6 +127,12 @@ typedef struct scan {
 	dcpp_defs *global;      /* macros of the kernel's headers */
 	size_t failed_entries;  /* table entries not understood */
 	int dmi_slot[14];       /* enum dmi_field values of dmi_names[] */
+	struct incdir {
+		char *dir;      /* the Makefile's directory: "drivers/scsi/csiostor/" */
+		char *path;     /* a -I directory of its ccflags: "drivers/net/.../cxgb4/" */
+		bool subdir;    /* subdir-ccflags: for the directories below too */
+	} *incs;                /* -I directories from the Makefiles */
+	size_t nincs, aincs;    /* count, capacity */
 } scan;
 
 /* file2alias.c's dmi_fields: the DMI_ fields a dmi: alias names, in its
@@ -177,6 +183,62 @@ static char *join_path(const char *dir, const char *rel, size_t n)
 	return p;
 }
 
+/* The -I directories of a ccflags line ($(srctree), $(src), $(obj)
+ * replaced; anything else with $ ignored). */
+static void mk_incdirs(scan *s, const char *dir, const char *words, bool subdir)
+{
+	const char *w = words;
+	bool next_is_dir = false;
+	for (;;) {
+		while (*w == ' ' || *w == '\t')
+			w++;
+		if (!*w)
+			break;
+		const char *we = w;
+		while (!is_word_end(*we))
+			we++;
+		const char *a = NULL;
+		if (next_is_dir)
+			a = w;
+		else if (we - w > 2 && w[0] == '-' && w[1] == 'I')
+			a = w + 2;
+		next_is_dir = we - w == 2 && w[0] == '-' && w[1] == 'I';
+		if (a) {
+			kf_strbuf sb = KF_STRBUF_INIT;
+			const char *q = a;
+			bool ok = true;
+			while (q < we && ok) {
+				if (!strncmp(q, "$(srctree)/", 11)) {
+					q += 11;
+				} else if (!strncmp(q, "$(src)", 6) || !strncmp(q, "$(obj)", 6)) {
+					kf_strbuf_add(&sb, dir, strlen(dir) - 1);
+					q += 6;
+				} else if (*q == '$') {
+					ok = false;
+				} else {
+					kf_strbuf_addch(&sb, *q++);
+				}
+			}
+			if (ok && sb.len && sb.buf[0] != '/') {
+				if (sb.buf[sb.len - 1] != '/')
+					kf_strbuf_addch(&sb, '/');
+				char *path = join_path("", sb.buf, sb.len);
+				if (!strstr(path, "../") && strncmp(path, "./", 2)) {
+					KF_GROW(s->incs, s->nincs + 1, s->aincs);
+					s->incs[s->nincs].dir = kf_xstrdup(dir);
+					s->incs[s->nincs].path = path;
+					s->incs[s->nincs].subdir = subdir;
+					s->nincs++;
+				} else {
+					free(path);
+				}
+			}
+			kf_strbuf_release(&sb);
+		}
+		w = we;
+	}
+}
+
 /* Handle one logical Makefile line "VAR OP words". */
 static void mk_line(scan *s, const char *dir, const char *mkfile, int line, char *text)
 {
@@ -206,6 +268,14 @@ static void mk_line(scan *s, const char *dir, const char *mkfile, int line, char
 	else
 		return;
 	char *var = kf_xstrndup(p, (size_t)(ve - p));
+	bool sub = !strncmp(var, "subdir-", 7);
+	const char *cv = sub ? var + 7 : var;
+	if (!strcmp(cv, "ccflags-y") || !strncmp(cv, "ccflags-$(CONFIG_", 17) ||
+	    !strcmp(var, "EXTRA_CFLAGS")) {
+		mk_incdirs(s, dir, op, sub);
+		free(var);
+		return;
+	}
 	char *sym = NULL, *name = NULL;
 	bool obj = false, unconditional = false;
 	char *dash = strstr(var, "-$(CONFIG_");
@@ -2139,6 +2209,7 @@ typedef struct incctx {
 	hdrtext *hdrs;    /* headers read, for their tables */
 	size_t nhdrs;     /* how many */
 	size_t ahdrs;     /* capacity */
+	const char *cdir; /* tree-relative directory of the .c file ("drivers/x/") */
 } incctx;
 
 /* <angle> headers worth reading: ID lists (linux/usb/r8152.h,
@@ -2181,6 +2252,22 @@ static void on_include(const char *name, bool angle, size_t pos, void *ctx)
 		if (strncmp(path, ic->s->tree, tl) || path[tl] != '/' || strstr(path, "/../")) {
 			free(path);
 			return;
+		}
+		/* else the -I directories of the .c file's Makefile ccflags */
+		for (size_t k = 0; k < ic->s->nincs && !kf_exists(path); k++) {
+			const struct incdir *id = &ic->s->incs[k];
+			if (strcmp(id->dir, ic->cdir) &&
+			    !(id->subdir && !strncmp(ic->cdir, id->dir, strlen(id->dir))))
+				continue;
+			char *p2 = join_path(id->path, name, strlen(name));
+			char *abs = kf_xasprintf("%s/%s", ic->s->tree, p2);
+			if (!strstr(p2, "../") && kf_exists(abs)) {
+				free(path);
+				path = abs;
+				abs = NULL;
+			}
+			free(abs);
+			free(p2);
 		}
 	}
 	for (size_t i = 0; i < ic->nhdrs; i++)
@@ -2473,7 +2560,9 @@ static void scan_cfile(scan *s, const char *rel)
 	char *km = kf_xasprintf("#define KBUILD_MODNAME \"%s\"\n", ow.module);
 	dcpp_collect(defs, km, strlen(km), NULL, NULL);
 	free(km);
-	incctx ic = {s, defs, NULL, 0, NULL, 0, 0};
+	char *cdir = kf_xstrdup(rel);
+	*(strrchr(cdir, '/') + 1) = 0;
+	incctx ic = {s, defs, NULL, 0, NULL, 0, 0, cdir};
 	char *sl = strrchr(abs, '/');
 	ic.dir = kf_xstrndup(abs, (size_t)(sl - abs));
 	dcpp_collect(defs, text, n, on_include, &ic);
@@ -2515,6 +2604,7 @@ static void scan_cfile(scan *s, const char *rel)
 	}
 	free(ic.hdrs);
 	free(ic.dir);
+	free(cdir);
 	scan_calls(s, defs, text, n, &ow, rel, mi);
 	scan_platform_drivers(s, defs, text, n, &ow, rel);
 	scan_cpu_feature_calls(s, defs, text, n, &ow, rel);
@@ -2685,6 +2775,11 @@ static void scan_release(scan *s)
 	for (size_t i = 0; i < s->ncfiles; i++)
 		free(s->cfiles[i]);
 	free(s->cfiles);
+	for (size_t i = 0; i < s->nincs; i++) {
+		free(s->incs[i].dir);
+		free(s->incs[i].path);
+	}
+	free(s->incs);
 	smap_release(&s->objmap);
 	smap_release(&s->dirmap);
 	dcpp_defs_free(s->global);
@@ -2711,7 +2806,7 @@ static const char *srcarch(const char *arch)
 }
 
 /* Bumped whenever the scanner's output changes, so old caches are redone. */
-#define SCANNER_VERSION 25
+#define SCANNER_VERSION 26
 
 int kf_aliasdb_scan_tree(kf_aliasdb *db, const char *tree, const char *arch, bool use_cache,
 			 kf_detect_progress_fn *progress, void *ctx, kf_diags *d)
