@@ -2219,7 +2219,10 @@ static bool angle_wanted(const char *name)
 	int slashes = 0;
 	for (const char *p = name; *p; p++)
 		slashes += *p == '/';
-	return slashes >= 2 || strstr(name, "ids") || strstr(name, "_id");
+	size_t n = strlen(name);
+	/* and PHY ID headers: linux/micrel_phy.h, marvell_phy.h, brcmphy.h */
+	return slashes >= 2 || strstr(name, "ids") || strstr(name, "_id") ||
+	       (n > 5 && !strcmp(name + n - 5, "phy.h"));
 }
 
 static void on_include(const char *name, bool angle, size_t pos, void *ctx)
@@ -2806,7 +2809,7 @@ static const char *srcarch(const char *arch)
 }
 
 /* Bumped whenever the scanner's output changes, so old caches are redone. */
-#define SCANNER_VERSION 26
+#define SCANNER_VERSION 27
 
 int kf_aliasdb_scan_tree(kf_aliasdb *db, const char *tree, const char *arch, bool use_cache,
 			 kf_detect_progress_fn *progress, void *ctx, kf_diags *d)
