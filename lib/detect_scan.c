@@ -2225,6 +2225,26 @@ static bool angle_wanted(const char *name)
 	       (n > 5 && !strcmp(name + n - 5, "phy.h"));
 }
 
+/* name in the -I directories of the .c file's Makefile (ccflags-y):
+ * the absolute path, or NULL. */
+static char *find_in_incdirs(const incctx *ic, const char *name)
+{
+	for (size_t k = 0; k < ic->s->nincs; k++) {
+		const struct incdir *id = &ic->s->incs[k];
+		if (strcmp(id->dir, ic->cdir) &&
+		    !(id->subdir && !strncmp(ic->cdir, id->dir, strlen(id->dir))))
+			continue;
+		char *p2 = join_path(id->path, name, strlen(name));
+		char *abs = kf_xasprintf("%s/%s", ic->s->tree, p2);
+		bool ok = !strstr(p2, "../") && kf_exists(abs) && !kf_is_dir(abs);
+		free(p2);
+		if (ok)
+			return abs;
+		free(abs);
+	}
+	return NULL;
+}
+
 static void on_include(const char *name, bool angle, size_t pos, void *ctx)
 {
 	incctx *ic = ctx;
@@ -2256,21 +2276,13 @@ static void on_include(const char *name, bool angle, size_t pos, void *ctx)
 			free(path);
 			return;
 		}
-		/* else the -I directories of the .c file's Makefile ccflags */
-		for (size_t k = 0; k < ic->s->nincs && !kf_exists(path); k++) {
-			const struct incdir *id = &ic->s->incs[k];
-			if (strcmp(id->dir, ic->cdir) &&
-			    !(id->subdir && !strncmp(ic->cdir, id->dir, strlen(id->dir))))
-				continue;
-			char *p2 = join_path(id->path, name, strlen(name));
-			char *abs = kf_xasprintf("%s/%s", ic->s->tree, p2);
-			if (!strstr(p2, "../") && kf_exists(abs)) {
-				free(path);
-				path = abs;
-				abs = NULL;
-			}
-			free(abs);
-			free(p2);
+	}
+	/* else the -I directories of the .c file's Makefile ccflags */
+	if (!kf_exists(path)) {
+		char *found = find_in_incdirs(ic, name);
+		if (found) {
+			free(path);
+			path = found;
 		}
 	}
 	for (size_t i = 0; i < ic->nhdrs; i++)
@@ -2809,7 +2821,7 @@ static const char *srcarch(const char *arch)
 }
 
 /* Bumped whenever the scanner's output changes, so old caches are redone. */
-#define SCANNER_VERSION 27
+#define SCANNER_VERSION 28
 
 int kf_aliasdb_scan_tree(kf_aliasdb *db, const char *tree, const char *arch, bool use_cache,
 			 kf_detect_progress_fn *progress, void *ctx, kf_diags *d)

@@ -1,0 +1,1 @@
+#define KF_INC_SUFFIX ".ids"
