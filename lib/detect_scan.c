@@ -2220,9 +2220,10 @@ static bool angle_wanted(const char *name)
 	for (const char *p = name; *p; p++)
 		slashes += *p == '/';
 	size_t n = strlen(name);
-	/* and PHY ID headers: linux/micrel_phy.h, marvell_phy.h, brcmphy.h */
+	/* and PHY ID headers (linux/micrel_phy.h, marvell_phy.h, brcmphy.h),
+	   the framebuffer drivers' chip lists (video/trident.h) */
 	return slashes >= 2 || strstr(name, "ids") || strstr(name, "_id") ||
-	       (n > 5 && !strcmp(name + n - 5, "phy.h"));
+	       (n > 5 && !strcmp(name + n - 5, "phy.h")) || !strncmp(name, "video/", 6);
 }
 
 /* name in the -I directories of the .c file's Makefile (ccflags-y):
@@ -2821,7 +2822,7 @@ static const char *srcarch(const char *arch)
 }
 
 /* Bumped whenever the scanner's output changes, so old caches are redone. */
-#define SCANNER_VERSION 28
+#define SCANNER_VERSION 29
 
 int kf_aliasdb_scan_tree(kf_aliasdb *db, const char *tree, const char *arch, bool use_cache,
 			 kf_detect_progress_fn *progress, void *ctx, kf_diags *d)
