@@ -211,7 +211,8 @@ static void mk_incdirs(scan *s, const char *dir, const char *words, bool subdir)
 				if (!strncmp(q, "$(srctree)/", 11)) {
 					q += 11;
 				} else if (!strncmp(q, "$(src)", 6) || !strncmp(q, "$(obj)", 6)) {
-					kf_strbuf_add(&sb, dir, strlen(dir) - 1);
+					size_t dl = strlen(dir);
+					kf_strbuf_add(&sb, dir, dl && dir[dl - 1] == '/' ? dl - 1 : dl);
 					q += 6;
 				} else if (*q == '$') {
 					ok = false;
