@@ -2511,7 +2511,11 @@ static bool scan_tables_in(scan *s, dcpp_defs *defs, const char *text, size_t n,
 				nb--;
 			char *tname = kf_xstrndup(nb, (size_t)(ne - nb));
 			char devtype[32];
-			bool exported = devtable_named(devtext, tname, devtype, sizeof(devtype));
+			/* MODULE_DEVICE_TABLE in the .c file, or beside the table in a
+			   header (sisfb's sis_main.h) */
+			bool exported = devtable_named(devtext, tname, devtype, sizeof(devtype)) ||
+					(text != devtext &&
+					 devtable_named(text, tname, devtype, sizeof(devtype)));
 			if (!exported) {
 				free(tname);
 				continue;
@@ -2647,6 +2651,8 @@ static void load_global(scan *s)
 		"include/uapi/linux/usb/ch9.h",
 		"include/linux/usb.h",
 		"include/linux/usb/cdc.h",
+		"include/linux/usb_usual.h",
+		"include/linux/usb/storage.h",
 		"include/uapi/linux/usb/cdc.h",
 		"include/uapi/linux/input.h",
 		"include/uapi/linux/input-event-codes.h",
@@ -2823,7 +2829,7 @@ static const char *srcarch(const char *arch)
 }
 
 /* Bumped whenever the scanner's output changes, so old caches are redone. */
-#define SCANNER_VERSION 29
+#define SCANNER_VERSION 31
 
 int kf_aliasdb_scan_tree(kf_aliasdb *db, const char *tree, const char *arch, bool use_cache,
 			 kf_detect_progress_fn *progress, void *ctx, kf_diags *d)
