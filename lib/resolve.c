@@ -1129,11 +1129,22 @@ void kf_reset_distro_build_files(kc_tree *t, kf_diags *d)
 
 /* ---------------- driver ---------------- */
 
-static bool all_hold(rs *R, const prof_req *const *reqs, size_t n)
+/*
+ * Do all of reqs hold?  The one that failed last is tried first (and
+ * moved to the front): in minimization most answers that cannot go back
+ * break the same few requirements, and finding the failure first saves
+ * evaluating the others.  The order of reqs is the caller's array, which
+ * only the explanations' lookups read, and they do not depend on it.
+ */
+static bool all_hold(rs *R, const prof_req **reqs, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		if (req_applies(R, reqs[i]) && !req_holds(R, reqs[i]))
+		if (req_applies(R, reqs[i]) && !req_holds(R, reqs[i])) {
+			const prof_req *f = reqs[i];
+			memmove(reqs + 1, reqs, i * sizeof(*reqs));
+			reqs[0] = f;
 			return false;
+		}
 	return true;
 }
 
@@ -1265,7 +1276,8 @@ int kf_generate(const kf_gen_opts *o, const kf_base *base, kf_gen_result *res,
 				size_t mark = R.nlog;
 				R.steps = 0;
 				bool ok = apply_req(&R, r);
-				if (ok && !all_hold(&R, held, nheld)) {
+				/* nothing answered: nothing held before can break */
+				if (ok && R.nlog != mark && !all_hold(&R, held, nheld)) {
 					/* it broke an earlier one: find which */
 					const prof_req *victim = NULL;
 					for (size_t k = 0; k < nheld && !victim; k++)
@@ -1333,6 +1345,18 @@ int kf_generate(const kf_gen_opts *o, const kf_base *base, kf_gen_result *res,
 			}
 			free(keep);
 		}
+	}
+
+	/* the result's own warnings, once, as conf prints them; the
+	 * values computed here serve the counts and explanations below,
+	 * which change nothing */
+	t->diags = saved_diags;
+	kf_diags_release(&scratch);
+	sym_clear_all_valid(t);
+	{
+		unsigned i;
+		kc_sym *s;
+		for_all_symbols(t, i, s) sym_calc_value(t, s);
 	}
 
 	/* counts */
@@ -1413,15 +1437,6 @@ int kf_generate(const kf_gen_opts *o, const kf_base *base, kf_gen_result *res,
 	}
 	res->evaluations = (int)R.nlog;
 
-	/* the result's own warnings, once, as conf prints them */
-	t->diags = saved_diags;
-	kf_diags_release(&scratch);
-	sym_clear_all_valid(t);
-	{
-		unsigned i;
-		kc_sym *s;
-		for_all_symbols(t, i, s) sym_calc_value(t, s);
-	}
 
 	for (size_t i = 0; i < R.nlog; i++)
 		free(R.log[i].members);

@@ -531,7 +531,7 @@ static int write_all(int fd, const void *data, size_t len)
 /*
  * Temporary files are named ".BASE.kfit-PID-XXXXXX" beside BASE.  A process
  * killed between mkstemp() and rename() leaves one behind; the next write
- * of the same file removes those whose process is gone (kill(pid, 0) says
+ * of the same file (one written with keep_old: a .config) removes those whose process is gone (kill(pid, 0) says
  * ESRCH) and that were last modified over STALE_TMP_SECONDS ago, so that
  * a write in progress on another machine sharing the directory (same pid
  * number, not ours) is never disturbed.
@@ -598,7 +598,10 @@ int kf_write_file_atomic(const char *path, const void *data, size_t len,
 	char *dup = kf_xstrdup(path);
 	char *dir = dirname(dup);
 	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-	sweep_stale_temps(dir, base);
+	/* only for files a person keeps (a .config): a cache directory can
+	 * hold tens of thousands of entries, and its leftovers are harmless */
+	if (keep_old)
+		sweep_stale_temps(dir, base);
 	char *tmpl_prefix = kf_xasprintf("%s/.%s.kfit-%ld", dir, base,
 					 (long)getpid());
 	char *tmpl = kf_xasprintf("%s-XXXXXX", tmpl_prefix);
