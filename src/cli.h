@@ -32,6 +32,11 @@ void cli_error(const char *fmt, ...) KF_PRINTF(1, 2);
 void cli_usage(const kf_cmd *c, int to_stderr);
 /* The table entry for a subcommand name, or NULL. */
 const kf_cmd *cli_find(const char *name);
+/* A progress callback for the library: "kfit: msg" on stderr. */
+void cli_progress(const char *msg, void *ctx);
+/* ARCH for a kernel for this machine (its own width: x86_64 on a 64-bit
+ * x86 host, arm64 on aarch64, i386 on 32-bit x86). */
+const char *cli_machine_arch(void);
 
 /* Colour (src/term.c): main() sets the mode from --color WHEN. */
 typedef enum { CLI_COLOR_AUTO, CLI_COLOR_ALWAYS, CLI_COLOR_NEVER } cli_color_mode;

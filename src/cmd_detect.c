@@ -15,7 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 
 const char cmd_detect_usage[] =
 	"usage: kfit detect [-k TREE] [-a ARCH] [--root DIR] [--json]\n"
@@ -51,25 +50,6 @@ const char cmd_detect_usage[] =
 	"                      the .config FILE has (their #if CONFIG_ conditions)\n"
 	"\n"
 	"exit status: 0 ok, 2 bad usage or an unreadable root\n";
-
-static void progress(const char *msg, void *ctx)
-{
-	(void)ctx;
-	fprintf(stderr, "kfit: %s\n", msg);
-}
-
-/* ARCH for a kernel for this machine, as `kfit generate` picks it. */
-static const char *machine_arch(void)
-{
-	static struct utsname u;
-	if (uname(&u) < 0)
-		return "x86_64";
-	if (!strcmp(u.machine, "aarch64"))
-		return "arm64";
-	if (u.machine[0] == 'i' && strstr(u.machine, "86"))
-		return "i386";
-	return u.machine;
-}
 
 static const char *orempty(const char *s)
 {
@@ -320,7 +300,7 @@ int cmd_detect(int argc, char **argv)
 		goto out;
 	}
 	kf_diags d = KF_DIAGS_INIT;
-	char *tree = kf_tree_resolve(tree_arg, progress, NULL, &d);
+	char *tree = kf_tree_resolve(tree_arg, cli_progress, NULL, &d);
 	if (!tree && (tree_arg || aliases)) {
 		cli_print_diags(&d);
 		kf_diags_release(&d);
@@ -332,7 +312,7 @@ int cmd_detect(int argc, char **argv)
 				"modules.alias only (give -k TREE)\n");
 	}
 	kf_aliasdb *db = kf_aliasdb_new();
-	if (tree && kf_aliasdb_scan_tree(db, tree, arch ? arch : machine_arch(), !no_cache, progress, NULL, &d) < 0) {
+	if (tree && kf_aliasdb_scan_tree(db, tree, arch ? arch : cli_machine_arch(), !no_cache, cli_progress, NULL, &d) < 0) {
 		cli_print_diags(&d);
 		kf_diags_release(&d);
 		kf_aliasdb_free(db);

@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
-#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -81,27 +80,6 @@ const char cmd_why_usage[] =
 	"                whole explanation (docs/schema/why.schema.json)\n"
 	"\n"
 	"exit status: 0 explained, 2 bad usage, no such symbol or unreadable input\n";
-
-static void progress(const char *msg, void *ctx)
-{
-	(void)ctx;
-	fprintf(stderr, "kfit: %s\n", msg);
-}
-
-/* ARCH for commands that build for this machine: its own width. */
-static const char *machine_arch(void)
-{
-	static struct utsname u;
-	if (uname(&u) < 0)
-		return "x86_64";
-	if (!strcmp(u.machine, "x86_64"))
-		return "x86_64";
-	if (!strcmp(u.machine, "aarch64"))
-		return "arm64";
-	if (u.machine[0] == 'i' && strstr(u.machine, "86"))
-		return "i386";
-	return u.machine;
-}
 
 /* Run the tree's own `make olddefconfig` on a copy; 0 when unchanged. */
 static int verify(const char *tree, const char *arch, const char *path)
@@ -404,7 +382,7 @@ int cmd_generate(int argc, char **argv)
 		}
 	}
 	if (!arch)
-		arch = machine_arch();
+		arch = cli_machine_arch();
 
 	prof_db *db = profcli_load(&po);
 	if (!db) {
@@ -423,7 +401,7 @@ int cmd_generate(int argc, char **argv)
 	kf_gen_result res;
 	memset(&res, 0, sizeof(res));
 
-	tree = kf_tree_resolve(tree_arg, progress, NULL, &d);
+	tree = kf_tree_resolve(tree_arg, cli_progress, NULL, &d);
 	if (!tree)
 		goto fail;
 	cache = kf_cache_dir(&d);
@@ -433,7 +411,7 @@ int cmd_generate(int argc, char **argv)
 	}
 	if (detect) {
 		adb = kf_aliasdb_new();
-		if (kf_aliasdb_scan_tree(adb, tree, arch, true, progress, NULL, &d) < 0)
+		if (kf_aliasdb_scan_tree(adb, tree, arch, true, cli_progress, NULL, &d) < 0)
 			goto fail;
 		kf_detect_opts dop = {.root = root ? root : "/", .aliases = adb,
 				      .db = db, .use_modules_alias = true};
@@ -695,12 +673,12 @@ int cmd_why(int argc, char **argv)
 		}
 	}
 	if (!arch)
-		arch = machine_arch();
+		arch = cli_machine_arch();
 	if (!strncmp(sym, "CONFIG_", 7))
 		sym += 7;
 	kf_diags d = KF_DIAGS_INIT;
 	int rc = KF_EXIT_BAD;
-	char *tree = kf_tree_resolve(tree_arg, progress, NULL, &d);
+	char *tree = kf_tree_resolve(tree_arg, cli_progress, NULL, &d);
 	char *cache = NULL, *cfg = NULL;
 	kc_tree *t = NULL;
 	if (!tree)

@@ -65,12 +65,6 @@ static const struct {
 	{"listnewconfig", KC_MODE_LISTNEWCONFIG, 0},
 };
 
-static void progress(const char *msg, void *ctx)
-{
-	(void)ctx;
-	fprintf(stderr, "kfit: %s\n", msg);
-}
-
 static bool env_set(const char *name)
 {
 	const char *v = getenv(name);
@@ -140,7 +134,7 @@ int cmd_kconfig(int argc, char **argv)
 
 	kf_diags d = KF_DIAGS_INIT;
 	int rc = KF_EXIT_BAD;
-	char *tree = kf_tree_resolve(tree_arg, progress, NULL, &d);
+	char *tree = kf_tree_resolve(tree_arg, cli_progress, NULL, &d);
 	char *cache = NULL, *cfg = NULL, *deflist = NULL, *defc = NULL;
 	kc_tree *t = NULL;
 	kf_strbuf out = KF_STRBUF_INIT;

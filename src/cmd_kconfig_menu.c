@@ -112,12 +112,6 @@ static bool has_sel(const struct item *it, const char *s)
 	return false;
 }
 
-static void progress(const char *msg, void *ctx)
-{
-	(void)ctx;
-	fprintf(stderr, "kfit: %s\n", msg);
-}
-
 /* Compute what one profile selects, from allnoconfig. */
 static int compute_item(struct item *it, prof_db *db, kc_tree *t,
 			const kf_base *base, const char *arch, kf_diags *d)
@@ -349,7 +343,7 @@ int cmd_kconfig_menu(int argc, char **argv)
 	kf_base *base = NULL;
 	if (d.nerr)
 		goto out;
-	tree = kf_tree_resolve(tree_arg, progress, NULL, &d);
+	tree = kf_tree_resolve(tree_arg, cli_progress, NULL, &d);
 	if (!tree)
 		goto out;
 	cache = kf_cache_dir(&d);

@@ -1,6 +1,7 @@
 /*
  * term.c - terminal manners shared by the subcommands: whether to colour
- * (--color WHEN, NO_COLOR, TERM=dumb, a tty).
+ * (--color WHEN, NO_COLOR, TERM=dumb, a tty), progress lines and the
+ * machine's own ARCH.
  * Colour is decided per stream: stdout may be a pipe while stderr is a tty.
  */
 #include "cli.h"
@@ -8,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 /* The front end's one piece of state: set once by main() from --color. */
@@ -49,4 +51,22 @@ bool cli_color(FILE *f)
 const char *cli_sgr(FILE *f, const char *code)
 {
 	return cli_color(f) ? code : "";
+}
+
+void cli_progress(const char *msg, void *ctx)
+{
+	(void)ctx;
+	fprintf(stderr, "kfit: %s\n", msg);
+}
+
+const char *cli_machine_arch(void)
+{
+	static struct utsname u;
+	if (uname(&u) < 0)
+		return "x86_64";
+	if (!strcmp(u.machine, "aarch64"))
+		return "arm64";
+	if (u.machine[0] == 'i' && strstr(u.machine, "86"))
+		return "i386";
+	return u.machine;
 }
