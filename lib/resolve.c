@@ -1219,19 +1219,44 @@ static const prof_req *held_req_for(rs *R, const prof_req *const *held,
 	return NULL;
 }
 
+/* "FILE:LINE PROFILE: REASON" of a requirement. */
+static void req_text(const prof_req *r, kf_strbuf *out)
+{
+	kf_strbuf_addf(out, "%s:%d %s: %s", r->loc.file ? r->loc.file : "?",
+		       r->loc.line, r->profile ? r->profile : "",
+		       r->reason ? r->reason : "");
+}
+
+/* A search state for o, with its strings in arena. */
+static void rs_init(rs *R, const kf_gen_opts *o, kf_arena *arena)
+{
+	memset(R, 0, sizeof(*R));
+	R->t = o->tree;
+	R->o = o;
+	R->kver = KF_KVER(o->tree->kver[0], o->tree->kver[1], o->tree->kver[2]);
+	R->initramfs = o->initramfs != PROF_INITRAMFS_UNKNOWN ? o->initramfs
+							      : o->set->initramfs;
+	R->arena = arena;
+}
+
+/* Free what the search allocated (not the arena). */
+static void rs_release(rs *R)
+{
+	for (size_t i = 0; i < R->nlog; i++)
+		free(R->log[i].members);
+	free(R->log);
+	free(R->pins);
+	free(R->sets);
+	kf_strbuf_release(&R->fail);
+}
+
 int kf_generate(const kf_gen_opts *o, const kf_base *base, kf_gen_result *res,
 		kf_diags *d)
 {
 	rs R;
-	memset(&R, 0, sizeof(R));
 	memset(res, 0, sizeof(*res));
-	R.t = o->tree;
-	R.o = o;
-	R.kver = KF_KVER(o->tree->kver[0], o->tree->kver[1], o->tree->kver[2]);
-	R.initramfs = o->initramfs != PROF_INITRAMFS_UNKNOWN ? o->initramfs
-							     : o->set->initramfs;
 	res->arena = kf_arena_new();
-	R.arena = res->arena;
+	rs_init(&R, o, res->arena);
 	kc_tree *t = o->tree;
 	prof_set *set = o->set;
 	/* the search evaluates many configurations that are never written:
@@ -1410,22 +1435,15 @@ int kf_generate(const kf_gen_opts *o, const kf_base *base, kf_gen_result *res,
 					       sr->req->loc.file ? sr->req->loc.file : "?",
 					       sr->req->loc.line);
 			else
-				kf_strbuf_addf(&w, "%s:%d %s: %s",
-					       sr->req->loc.file ? sr->req->loc.file : "?",
-					       sr->req->loc.line,
-					       sr->req->profile ? sr->req->profile : "",
-					       sr->req->reason ? sr->req->reason : "");
+				req_text(sr->req, &w);
 			if (c->path && strchr(c->path, ' '))
 				c->group = "dependencies";
 		} else if ((c->req = held_req_for(&R, held, nheld, s))) {
 			/* a requirement's own symbol that no answer set: it
 			 * holds through a select or a default */
-			const prof_req *q = c->req;
-			c->group = group_of(o, q);
-			kf_strbuf_addf(&w, "%s:%d %s: %s (",
-				       q->loc.file ? q->loc.file : "?", q->loc.line,
-				       q->profile ? q->profile : "",
-				       q->reason ? q->reason : "");
+			c->group = group_of(o, c->req);
+			req_text(c->req, &w);
+			kf_strbuf_addstr(&w, " (");
 			why_line(t, s, &w);
 			kf_strbuf_addch(&w, ')');
 		} else {
@@ -1438,13 +1456,8 @@ int kf_generate(const kf_gen_opts *o, const kf_base *base, kf_gen_result *res,
 	res->evaluations = (int)R.nlog;
 
 
-	for (size_t i = 0; i < R.nlog; i++)
-		free(R.log[i].members);
-	free(R.log);
-	free(R.pins);
-	free(R.sets);
+	rs_release(&R);
 	free(held);
-	kf_strbuf_release(&R.fail);
 	(void)d;
 	return res->nunmet ? 1 : 0;
 }
@@ -1460,14 +1473,6 @@ void kf_gen_result_release(kf_gen_result *res)
 }
 
 /* ---------------- why, with profiles ---------------- */
-
-/* "FILE:LINE PROFILE: REASON" of a requirement. */
-static void req_text(const prof_req *r, kf_strbuf *out)
-{
-	kf_strbuf_addf(out, "%s:%d %s: %s", r->loc.file ? r->loc.file : "?",
-		       r->loc.line, r->profile ? r->profile : "",
-		       r->reason ? r->reason : "");
-}
 
 /* The answers the search made since mark, as "A=n, B=y". */
 static void answers_since(rs *R, size_t mark, kf_strbuf *out)
@@ -1496,13 +1501,7 @@ static void answers_since(rs *R, size_t mark, kf_strbuf *out)
 int kf_why_profiles(const kf_gen_opts *o, const char *name, kf_strbuf *out)
 {
 	rs R;
-	memset(&R, 0, sizeof(R));
-	R.t = o->tree;
-	R.o = o;
-	R.kver = KF_KVER(o->tree->kver[0], o->tree->kver[1], o->tree->kver[2]);
-	R.initramfs = o->initramfs != PROF_INITRAMFS_UNKNOWN ? o->initramfs
-							     : o->set->initramfs;
-	R.arena = kf_arena_new();
+	rs_init(&R, o, kf_arena_new());
 	kc_tree *t = o->tree;
 	prof_set *set = o->set;
 	kc_sym *s = sym_find(t, name);
@@ -1573,12 +1572,8 @@ int kf_why_profiles(const kf_gen_opts *o, const char *name, kf_strbuf *out)
 	t->diags = saved_diags;
 	kf_diags_release(&scratch);
 	sym_clear_all_valid(t);
-	for (size_t i = 0; i < R.nlog; i++)
-		free(R.log[i].members);
-	free(R.log);
-	free(R.sets);
+	rs_release(&R);
 	free(before);
-	kf_strbuf_release(&R.fail);
 	kf_arena_free(R.arena);
 	return 0;
 }

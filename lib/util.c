@@ -531,8 +531,9 @@ static int write_all(int fd, const void *data, size_t len)
 /*
  * Temporary files are named ".BASE.kfit-PID-XXXXXX" beside BASE.  A process
  * killed between mkstemp() and rename() leaves one behind; the next write
- * of the same file (one written with keep_old: a .config) removes those whose process is gone (kill(pid, 0) says
- * ESRCH) and that were last modified over STALE_TMP_SECONDS ago, so that
+ * of the same file (one written with keep_old: a .config) removes those
+ * whose process is gone (kill(pid, 0) says ESRCH) and that were last
+ * modified over STALE_TMP_SECONDS ago, so that
  * a write in progress on another machine sharing the directory (same pid
  * number, not ours) is never disturbed.
  */
