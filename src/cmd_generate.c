@@ -8,14 +8,12 @@
 #include "kfit/detect.h"
 #include "kfit/kconfig.h"
 #include "kfit/resolve.h"
+#include "kfit/run.h"
 #include "kfit/tree.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <fcntl.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 const char cmd_generate_usage[] =
 	"usage: kfit generate [-k TREE] [-a ARCH] -p NAME... [--base BASE]\n"
@@ -95,23 +93,16 @@ static int verify(const char *tree, const char *arch, const char *path)
 	if (kf_read_file(path, &a, &d) < 0 ||
 	    kf_write_file_atomic(copy, a.buf, a.len, false, &d) < 0)
 		goto out;
-	pid_t pid = fork();
-	if (pid == 0) {
-		char *o = kf_xasprintf("O=%s/build", dir);
-		char *ar = kf_xasprintf("ARCH=%s", arch);
-		char *kc = kf_xasprintf("KCONFIG_CONFIG=%s", copy);
-		int nul = open("/dev/null", 1);
-		if (nul >= 0) {
-			dup2(nul, 1);
-			dup2(nul, 2);
-		}
-		execlp("make", "make", "-s", "-C", tree, o, ar, kc, "olddefconfig",
-		       (char *)NULL);
-		_exit(127);
-	}
-	int st;
-	if (pid < 0 || waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) ||
-	    WEXITSTATUS(st) != 0)
+	char *o = kf_xasprintf("O=%s/build", dir);
+	char *ar = kf_xasprintf("ARCH=%s", arch);
+	char *kc = kf_xasprintf("KCONFIG_CONFIG=%s", copy);
+	const char *argv[] = {"make", "-s", "-C", tree, o, ar, kc, "olddefconfig", NULL};
+	kf_run_opts ro = {.argv = argv};
+	int st = kf_run(&ro, &d);
+	free(o);
+	free(ar);
+	free(kc);
+	if (st != 0)
 		goto out;
 	if (kf_read_file(copy, &b, &d) < 0)
 		goto out;
@@ -120,10 +111,8 @@ out:
 	kf_strbuf_release(&a);
 	kf_strbuf_release(&b);
 	kf_diags_release(&d);
-	char *rm = kf_xasprintf("rm -rf '%s'", dir);
-	if (system(rm) != 0)
+	if (kf_remove_tree(dir) < 0)
 		rc = rc ? rc : -1;
-	free(rm);
 	free(copy);
 	return rc;
 }

@@ -1,0 +1,193 @@
+/*
+ * run.c - running another program (see include/kfit/run.h): one fork/exec
+ * with its output read through pipes under poll(), so a chatty command can
+ * neither block on a full pipe nor run past its time limit.
+ */
+#include "kfit/run.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Append what fd has to sb (up to max bytes kept); false at end of file. */
+static bool drain(int fd, kf_strbuf *sb, size_t max)
+{
+	char buf[4096];
+	ssize_t r = read(fd, buf, sizeof(buf));
+	if (r < 0)
+		return errno == EINTR || errno == EAGAIN;
+	if (r == 0)
+		return false;
+	size_t keep = (size_t)r;
+	if (max && sb->len + keep > max)
+		keep = sb->len < max ? max - sb->len : 0;
+	if (keep)
+		kf_strbuf_add(sb, buf, keep);
+	return true;
+}
+
+static void child(const kf_run_opts *o, int ofd, int efd)
+{
+	int nul = open("/dev/null", O_RDWR);
+	if (nul >= 0)
+		dup2(nul, 0);
+	dup2(ofd >= 0 ? ofd : nul, 1);
+	dup2(efd >= 0 ? efd : nul, 2);
+	if (o->timeout_ms > 0)
+		setpgid(0, 0); /* a timeout kills what the command started too */
+	signal(SIGPIPE, SIG_DFL);
+	if (o->cwd && chdir(o->cwd) < 0)
+		_exit(127);
+	char *const *argv = (char *const *)o->argv;
+	if (o->env)
+		execvpe(argv[0], argv, o->env);
+	else
+		execvp(argv[0], argv);
+	_exit(127);
+}
+
+int kf_run(const kf_run_opts *o, kf_diags *d)
+{
+	int op[2] = {-1, -1}, ep[2] = {-1, -1};
+	bool shared = o->out && o->out == o->err;
+	if ((o->out && pipe2(op, O_CLOEXEC) < 0) ||
+	    (o->err && !shared && pipe2(ep, O_CLOEXEC) < 0)) {
+		kf_diag_add(d, KF_ERROR, NULL, 0, 0, "cannot run %s: %s", o->argv[0],
+			    strerror(errno));
+		for (int i = 0; i < 2; i++) {
+			if (op[i] >= 0)
+				close(op[i]);
+			if (ep[i] >= 0)
+				close(ep[i]);
+		}
+		return -1;
+	}
+	pid_t pid = fork();
+	if (pid == 0)
+		child(o, op[1], shared ? op[1] : ep[1]);
+	int err = errno;
+	if (op[1] >= 0)
+		close(op[1]);
+	if (ep[1] >= 0)
+		close(ep[1]);
+	if (pid < 0) {
+		if (op[0] >= 0)
+			close(op[0]);
+		if (ep[0] >= 0)
+			close(ep[0]);
+		kf_diag_add(d, KF_ERROR, NULL, 0, 0, "cannot run %s: %s", o->argv[0],
+			    strerror(err));
+		return -1;
+	}
+	if (o->timeout_ms > 0)
+		setpgid(pid, pid); /* also here: no race with the child's own */
+
+	struct pollfd pf[2];
+	kf_strbuf *sink[2];
+	int npf = 0;
+	if (op[0] >= 0) {
+		pf[npf] = (struct pollfd){.fd = op[0], .events = POLLIN};
+		sink[npf++] = o->out;
+	}
+	if (ep[0] >= 0) {
+		pf[npf] = (struct pollfd){.fd = ep[0], .events = POLLIN};
+		sink[npf++] = o->err;
+	}
+	long long deadline = o->timeout_ms > 0 ? now_ms() + o->timeout_ms : 0;
+	bool killed = false;
+	int open_fds = npf;
+	while (open_fds > 0 || (deadline && !killed)) {
+		int wait = -1;
+		if (deadline && !killed) {
+			long long left = deadline - now_ms();
+			wait = left > 0 ? (int)left : 0;
+		}
+		int r = open_fds > 0 ? poll(pf, (nfds_t)npf, wait) : 0;
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0 && deadline && !killed && now_ms() >= deadline) {
+			kill(-pid, SIGKILL);
+			kill(pid, SIGKILL);
+			killed = true;
+			continue;
+		}
+		if (open_fds == 0) {
+			/* no output to wait for: wait for the exit, up to the
+			 * time limit */
+			int st;
+			pid_t w = waitpid(pid, &st, WNOHANG);
+			if (w == pid) {
+				int code = WIFEXITED(st) ? WEXITSTATUS(st)
+				       : WIFSIGNALED(st) ? 128 + WTERMSIG(st) : -1;
+				return code;
+			}
+			struct timespec ts = {0, 10 * 1000000};
+			nanosleep(&ts, NULL);
+			continue;
+		}
+		for (int i = 0; i < npf; i++) {
+			if (pf[i].fd < 0 || !(pf[i].revents & (POLLIN | POLLHUP | POLLERR)))
+				continue;
+			if (!drain(pf[i].fd, sink[i], o->max)) {
+				close(pf[i].fd);
+				pf[i].fd = -1;
+				open_fds--;
+			}
+		}
+	}
+	int st;
+	while (waitpid(pid, &st, 0) < 0) {
+		if (errno != EINTR) {
+			kf_diag_add(d, KF_ERROR, NULL, 0, 0, "cannot wait for %s: %s",
+				    o->argv[0], strerror(errno));
+			return -1;
+		}
+	}
+	if (killed)
+		kf_diag_add(d, KF_ERROR, NULL, 0, 0, "%s: killed after %d ms", o->argv[0],
+			    o->timeout_ms);
+	if (WIFEXITED(st))
+		return WEXITSTATUS(st);
+	return WIFSIGNALED(st) ? 128 + WTERMSIG(st) : -1;
+}
+
+static int remove_one(const char *path, const struct stat *st, int flag,
+		      struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	/* a failure does not stop the walk: remove what can be removed */
+	if (flag == FTW_DP || flag == FTW_DNR)
+		rmdir(path);
+	else
+		unlink(path);
+	return 0;
+}
+
+int kf_remove_tree(const char *path)
+{
+	if (nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS) < 0 && errno != ENOENT)
+		return -1;
+	struct stat st;
+	if (lstat(path, &st) == 0) {
+		errno = ENOTEMPTY;
+		return -1;
+	}
+	return 0;
+}
