@@ -1029,11 +1029,14 @@ static void print_recursive(struct dep_check *c, kc_sym *last_sym)
 	kf_strbuf sb = KF_STRBUF_INIT;
 	bool pushed = false;
 
-	if (sym_is_choice_value(t, last_sym)) {
+	/* 6.11+ asks for the choice menu of the first prompt, which a
+	 * member also prompted outside its choice does not have */
+	kc_menu *lcm = t->sem == KC_SEM_V2 ? sym_get_choice_menu(t, last_sym) : NULL;
+	if (t->sem == KC_SEM_V2 ? lcm != NULL : sym_is_choice_value(t, last_sym)) {
 		dep_stack_insert(c, &cv_stack, last_sym);
 		pushed = true;
 		if (t->sem == KC_SEM_V2)
-			last_sym = sym_get_choice_menu(t, last_sym)->sym;
+			last_sym = lcm->sym;
 		else
 			last_sym = prop_get_symbol(sym_get_choice_prop(last_sym));
 	}
@@ -1234,11 +1237,12 @@ out:
 	for (size_t i = 0; i < n; i++)
 		mem[i]->flags &= ~SYMBOL_CHECK;
 	free(mem);
-	if (sym2 && sym_is_choice_value(t, sym2)) {
-		kc_sym *cs = t->sem == KC_SEM_V2
-				     ? sym_get_choice_menu(t, sym2)->sym
-				     : prop_get_symbol(sym_get_choice_prop(sym2));
-		if (cs == choice)
+	if (sym2 && t->sem == KC_SEM_V2) {
+		kc_menu *cm2 = sym_get_choice_menu(t, sym2);
+		if (cm2 && cm2->sym == choice)
+			sym2 = choice;
+	} else if (sym2 && sym_is_choice_value(t, sym2)) {
+		if (prop_get_symbol(sym_get_choice_prop(sym2)) == choice)
 			sym2 = choice;
 	}
 	dep_stack_remove(c);
