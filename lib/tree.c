@@ -115,14 +115,20 @@ static size_t tar_kind_rank(const char *path)
 	return k ? (size_t)(k - tar_kinds) : (size_t)-1;
 }
 
-char *kf_tree_newest_tarball(const char *dir)
+/* The newest tarball so far: its path and version text. */
+typedef struct newest {
+	char *path;
+	char *ver;
+	size_t rank;
+} newest;
+
+/* Consider every linux-source-VERSION.tar.* in dir; a tie keeps *b. */
+static void newest_in(const char *dir, newest *b)
 {
 	static const char prefix[] = "linux-source-";
 	DIR *dh = opendir(dir);
 	if (!dh)
-		return NULL;
-	char *best = NULL;     /* file name of the newest so far */
-	char *best_ver = NULL; /* its version text */
+		return;
 	struct dirent *de;
 	while ((de = readdir(dh))) {
 		const char *n = de->d_name;
@@ -133,28 +139,42 @@ char *kf_tree_newest_tarball(const char *dir)
 		if (vlen == 0 || !isdigit((unsigned char)n[sizeof(prefix) - 1]))
 			continue;
 		char *path = kf_xasprintf("%s/%s", dir, n);
-		bool reg = is_reg(path);
-		free(path);
-		if (!reg)
+		if (!is_reg(path)) {
+			free(path);
 			continue;
+		}
 		char *ver = kf_xstrndup(n + sizeof(prefix) - 1, vlen);
-		int c = best ? kf_version_cmp(ver, best_ver) : 1;
-		if (c > 0 || (c == 0 && tar_kind_rank(n) < tar_kind_rank(best))) {
-			free(best);
-			free(best_ver);
-			best = kf_xstrdup(n);
-			best_ver = ver;
+		int c = b->path ? kf_version_cmp(ver, b->ver) : 1;
+		size_t rank = tar_kind_rank(n);
+		/* several suffixes of one version in one dir: the preferred one */
+		bool same_dir = b->path && !strncmp(b->path, path, strlen(dir) + 1);
+		if (c > 0 || (c == 0 && same_dir && rank < b->rank)) {
+			free(b->path);
+			free(b->ver);
+			b->path = path;
+			b->ver = ver;
+			b->rank = rank;
 		} else {
+			free(path);
 			free(ver);
 		}
 	}
 	closedir(dh);
-	free(best_ver);
-	if (!best)
-		return NULL;
-	char *r = kf_xasprintf("%s/%s", dir, best);
-	free(best);
-	return r;
+}
+
+char *kf_tree_newest_tarball_in(const char *const *dirs)
+{
+	newest b = {NULL, NULL, 0};
+	for (; *dirs; dirs++)
+		newest_in(*dirs, &b);
+	free(b.ver);
+	return b.path;
+}
+
+char *kf_tree_newest_tarball(const char *dir)
+{
+	const char *dirs[] = {dir, NULL};
+	return kf_tree_newest_tarball_in(dirs);
 }
 
 /* ---------------- extraction ---------------- */
@@ -464,8 +484,8 @@ char *kf_tree_find(const kf_tree_search *s, kf_diags *d)
 	}
 	if (s->env_kernel && *s->env_kernel)
 		return tree_from(s->env_kernel, "KFIT_KERNEL", s, d);
-	if (s->src_dir) {
-		char *tar = kf_tree_newest_tarball(s->src_dir);
+	if (s->src_dirs[0]) {
+		char *tar = kf_tree_newest_tarball_in(s->src_dirs);
 		if (tar) {
 			char *r = tree_from(tar, "linux-source", s, d);
 			free(tar);
@@ -480,17 +500,24 @@ char *kf_tree_resolve(const char *explicit_path, kf_tree_progress_fn *progress,
 		      void *ctx, kf_diags *d)
 {
 	char *cwd = getcwd(NULL, 0);
+	/* scripts/fetch-kernel-debs.sh unpacks Debian packages here */
+	kf_diags quiet = KF_DIAGS_INIT;
+	char *cache = kf_cache_dir(&quiet);
+	char *debs = cache ? kf_xasprintf("%s/debs/usr/src", cache) : NULL;
+	kf_diags_release(&quiet);
 	kf_tree_search s = {
 		.explicit_path = explicit_path,
 		.cwd = cwd,
 		.env_kernel = getenv("KFIT_KERNEL"),
-		.src_dir = "/usr/src",
+		.src_dirs = {"/usr/src", debs, NULL},
 		.cache_dir = NULL,
 		.progress = progress,
 		.ctx = ctx,
 	};
 	char *r = kf_tree_find(&s, d);
 	free(cwd);
+	free(cache);
+	free(debs);
 	return r;
 }
 

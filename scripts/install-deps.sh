@@ -5,7 +5,10 @@
 # flex, bison, bc), the libraries kfit links (zlib, liblzma), the test and
 # bench helpers (jq, valgrind, GNU time, xz, groff for the man page
 # check, script(1) from util-linux for the tty tests), and Debian's kernel sources
-# and configs (linux-source-6.1/6.12, linux-config-6.1/6.12).
+# and configs (linux-source-6.1/6.12, linux-config-6.1/6.12).  Then
+# scripts/fetch-kernel-debs.sh fetches the kernels Debian 12's suites do not
+# carry (5.10 from bullseye, 7.3 from trixie-backports) into kfit's cache,
+# as the user running this script (only apt-get install uses sudo).
 #
 # Idempotent: when every package is already installed it does nothing (no
 # apt-get update), so running it again is fast.  Needs root (or sudo) only
@@ -30,9 +33,10 @@ for p in $PACKAGES; do
 	esac
 done
 
+here=$(dirname "$0")
 if [ -z "$missing" ]; then
 	echo "install-deps.sh: all packages present"
-	exit 0
+	exec "$here/fetch-kernel-debs.sh"
 fi
 
 echo "install-deps.sh: installing:$missing"
@@ -49,3 +53,4 @@ export DEBIAN_FRONTEND=noninteractive
 $SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -q
 # shellcheck disable=SC2086  # word splitting of the list is intended
 $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $missing
+"$here/fetch-kernel-debs.sh"

@@ -4,7 +4,12 @@
 #
 #   scripts/kernel-tree.sh 6.1            # /usr/src/linux-source-6.1.tar.*
 #   scripts/kernel-tree.sh 6.12
+#   scripts/kernel-tree.sh 7.3            # CACHE/debs/usr/src/linux-source-7.3.tar.*
 #   scripts/kernel-tree.sh /path/to/linux-source-X.tar.xz
+#
+# A VERSION is looked up in /usr/src (Debian 12's packages), then in
+# CACHE/debs/usr/src (where scripts/fetch-kernel-debs.sh, run by `make
+# deps`, unpacks 5.10 and 7.3), as lib/tree.c does.
 #
 # The cache layout, key and lock file are exactly those of lib/tree.c
 # (kf_tree_resolve), so kfit and the tests share one extraction:
@@ -24,17 +29,6 @@ die() { echo "kernel-tree.sh: $*" >&2; exit 2; }
 
 [ $# -eq 1 ] || die "usage: scripts/kernel-tree.sh VERSION|TARBALL"
 
-if [ -f "$1" ]; then
-	tarball=$(readlink -f -- "$1")
-else
-	tarball=
-	for f in /usr/src/linux-source-"$1".tar.xz /usr/src/linux-source-"$1".tar.gz \
-		/usr/src/linux-source-"$1".tar.bz2 /usr/src/linux-source-"$1".tar; do
-		if [ -f "$f" ]; then tarball=$f; break; fi
-	done
-	[ -n "$tarball" ] || die "no /usr/src/linux-source-$1.tar.*: install it with 'apt-get install linux-source-$1'"
-fi
-
 if [ -n "${KFIT_CACHE_DIR:-}" ]; then
 	cache=$KFIT_CACHE_DIR
 elif xdg=${XDG_CACHE_HOME:-}; [ "${xdg:0:1}" = / ]; then
@@ -43,6 +37,19 @@ elif [ -n "${HOME:-}" ]; then
 	cache=$HOME/.cache/kfit
 else
 	die "no cache directory: set HOME, XDG_CACHE_HOME or KFIT_CACHE_DIR"
+fi
+
+if [ -f "$1" ]; then
+	tarball=$(readlink -f -- "$1")
+else
+	tarball=
+	for d in /usr/src "$cache/debs/usr/src"; do
+		for f in "$d"/linux-source-"$1".tar.xz "$d"/linux-source-"$1".tar.gz \
+			"$d"/linux-source-"$1".tar.bz2 "$d"/linux-source-"$1".tar; do
+			if [ -f "$f" ]; then tarball=$f; break 2; fi
+		done
+	done
+	[ -n "$tarball" ] || die "no linux-source-$1.tar.* in /usr/src or $cache/debs/usr/src: run 'make deps' (or 'apt-get install linux-source-$1')"
 fi
 
 # FNV-1a, 32 bits, as kf_hash_str() in lib/util.c.

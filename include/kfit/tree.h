@@ -1,7 +1,9 @@
 /*
  * tree.h - find the kernel source tree a command works on: an explicit
  * directory or tarball, the current directory, $KFIT_KERNEL, or the newest
- * Debian linux-source tarball in /usr/src extracted once into kfit's cache.
+ * Debian linux-source tarball in /usr/src or CACHE/debs/usr/src (where
+ * scripts/fetch-kernel-debs.sh unpacks the packages Debian 12's suites do
+ * not carry), extracted once into kfit's cache.
  *
  * Cache layout (shared with scripts/kernel-tree.sh, keep them in step):
  *
@@ -23,12 +25,17 @@
 /* Called before a long step, e.g. "extracting T into D ..." */
 typedef void kf_tree_progress_fn(const char *msg, void *ctx);
 
+/* How many directories kf_tree_find searches for tarballs, at most. */
+#define KF_TREE_SRC_DIRS 4
+
 /* Where kf_tree_find looks, in this order; NULL members are skipped. */
 typedef struct kf_tree_search {
 	const char *explicit_path;     /* -k: a tree directory or a tarball */
 	const char *cwd;               /* tried when it is a kernel tree */
 	const char *env_kernel;        /* $KFIT_KERNEL: directory or tarball */
-	const char *src_dir;           /* searched for linux-source-*.tar.* */
+	/* searched for linux-source-*.tar.*, NULL-terminated; on equal
+	 * versions the earlier directory wins */
+	const char *src_dirs[KF_TREE_SRC_DIRS + 1];
 	const char *cache_dir;         /* kfit cache; NULL: kf_cache_dir() */
 	kf_tree_progress_fn *progress; /* told about extraction, or NULL */
 	void *ctx;                     /* passed to progress */
@@ -37,7 +44,8 @@ typedef struct kf_tree_search {
 /*
  * The tree a command works on, as a malloc'd absolute path: explicit_path,
  * else the current directory when it is a kernel tree, else $KFIT_KERNEL,
- * else the newest /usr/src/linux-source-*.tar.* (extracted into the cache).
+ * else the newest linux-source-*.tar.* by version (7.3 > 6.12 > 6.1 > 5.10)
+ * in /usr/src and CACHE/debs/usr/src (extracted into the cache).
  * NULL with an error in d when there is none.
  */
 char *kf_tree_resolve(const char *explicit_path, kf_tree_progress_fn *progress,
@@ -56,6 +64,8 @@ char *kf_tree_extract(const char *tarball, const char *cache_dir,
 
 /* The newest linux-source-VERSION.tar.* in dir by version, or NULL. */
 char *kf_tree_newest_tarball(const char *dir);
+/* The same over a NULL-terminated list; the earlier dir wins a tie. */
+char *kf_tree_newest_tarball_in(const char *const *dirs);
 
 /* True when dir has a Kconfig, a Makefile and scripts/kconfig/. */
 bool kf_tree_is_kernel(const char *dir);

@@ -20,15 +20,15 @@ done
 for v in 6.1 6.12; do
 	configs+=("$(debian_config "$v")")
 	if [ -n "$FULL" ]; then
-		configs+=("/usr/src/linux-config-$v/config.amd64_none_cloud-amd64.xz"
-			"/usr/src/linux-config-$v/config.amd64_rt_amd64.xz")
+		configs+=("$(config_dir "$v")/config.amd64_none_cloud-amd64.xz"
+			"$(config_dir "$v")/config.amd64_rt_amd64.xz")
 	fi
 done
 
 label() { # config path -> short name
 	case $1 in
-	/usr/src/linux-config-*)
-		local v=${1#/usr/src/linux-config-}
+	*/linux-config-*/config.*)
+		local v=${1##*/linux-config-}
 		v=${v%%/*}
 		local fl=${1##*/config.}
 		echo "debian-pkg-$v-${fl%.xz}"

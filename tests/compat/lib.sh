@@ -464,7 +464,18 @@ run_cases() {
 	wait
 }
 
-# The Debian configs shipped by linux-config-6.1 / linux-config-6.12.
+# Debian's linux-config-VER directory: /usr/src's (Debian 12's packages),
+# else CACHE/debs/usr/src's (scripts/fetch-kernel-debs.sh: 5.10, 7.3).  A
+# missing one is named as such, so the case fails saying why.
+config_dir() { # version
+	if [ -d "/usr/src/linux-config-$1" ]; then
+		echo "/usr/src/linux-config-$1"
+	else
+		echo "$CACHE/debs/usr/src/linux-config-$1"
+	fi
+}
+
+# The Debian amd64 config shipped by linux-config-VER.
 debian_config() { # version
-	echo "/usr/src/linux-config-$1/config.amd64_none_amd64.xz"
+	echo "$(config_dir "$1")/config.amd64_none_amd64.xz"
 }

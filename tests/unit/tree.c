@@ -144,6 +144,32 @@ static void test_versions(tctx *t)
 	n = kf_tree_newest_tarball("/nonexistent/dir");
 	check(t, n == NULL, "newest-tarball-nodir", "got '%s'", n);
 	free(n);
+
+	/* a second directory (CACHE/debs/usr/src): 7.3 beats 6.12; the same
+	 * version in both is taken from the first; missing dirs are skipped */
+	char *debs = kf_xasprintf("%s/debs", t->root);
+	sh("mkdir -p '%s' && cd '%s' && : > linux-source-5.10.tar.xz && "
+	   ": > linux-source-6.12.tar.xz",
+	   debs, debs);
+	const char *dirs[] = {src, "/nonexistent/dir", debs, NULL};
+	n = kf_tree_newest_tarball_in(dirs);
+	want = kf_xasprintf("%s/linux-source-6.12.tar.xz", src);
+	check(t, str_eq(n, want), "newest-tarball-tie-first-dir",
+	      "got '%s', want '%s'", n ? n : "(null)", want);
+	free(n);
+	free(want);
+	sh("cd '%s' && : > linux-source-7.3.tar.xz", debs);
+	n = kf_tree_newest_tarball_in(dirs);
+	want = kf_xasprintf("%s/linux-source-7.3.tar.xz", debs);
+	check(t, str_eq(n, want), "newest-tarball-second-dir",
+	      "got '%s', want '%s'", n ? n : "(null)", want);
+	free(n);
+	free(want);
+	check(t, kf_version_cmp("7.3", "6.12") > 0 &&
+			 kf_version_cmp("6.12", "6.1") > 0 &&
+			 kf_version_cmp("6.1", "5.10") > 0,
+	      "version-cmp-7.3-6.12-6.1-5.10", "ordering wrong");
+	free(debs);
 	free(src);
 }
 
@@ -180,7 +206,7 @@ static void test_resolution(tctx *t)
 	kf_tree_search s = {.explicit_path = ktree,
 			    .cwd = cwdtree,
 			    .env_kernel = envtree,
-			    .src_dir = src,
+			    .src_dirs = {src},
 			    .cache_dir = cache,
 			    .progress = on_progress,
 			    .ctx = t};
@@ -298,7 +324,7 @@ static void test_resolution(tctx *t)
 
 	kf_diags_release(&d);
 	s.env_kernel = NULL;
-	s.src_dir = plain;
+	s.src_dirs[0] = plain;
 	r = kf_tree_find(&s, &d);
 	check(t, !r && d.nerr == 1 &&
 			 str_eq(last_msg(&d),
