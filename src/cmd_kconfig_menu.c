@@ -83,25 +83,72 @@ static const char *prefix_of(prof_kind k)
 	}
 }
 
-/* Kconfig string: escape quotes and backslashes, one line. */
+/*
+ * Everything below copies profile text (titles, reasons, values) into
+ * Kconfig, which the kernel's conf preprocesses: "$(...)" in a quoted
+ * string is expanded, so $(shell,...) would run on every `make *config`.
+ * In a string, the lexer's backslash escape makes '$' literal ("\$"), as
+ * it does for '"' and '\'; comment lines and help text are never
+ * expanded.  Control characters (a newline would end the line, an escape
+ * sequence would reach menuconfig's terminal) become spaces.
+ */
+static int ktext_char(int c)
+{
+	return (c >= 0 && c < 0x20) || c == 0x7f ? ' ' : c;
+}
+
+/* A Kconfig string literal. */
 static void kstr(kf_strbuf *sb, const char *s)
+{
+	kf_strbuf_addch(sb, '"');
+	for (; s && *s; s++) {
+		if (*s == '"' || *s == '\\' || *s == '$')
+			kf_strbuf_addch(sb, '\\');
+		kf_strbuf_addch(sb, ktext_char((unsigned char)*s));
+	}
+	kf_strbuf_addch(sb, '"');
+}
+
+/* A string value in a .config fragment (conf reads it back unexpanded;
+ * only '"' and '\\' are escaped there). */
+static void cstr(kf_strbuf *sb, const char *s)
 {
 	kf_strbuf_addch(sb, '"');
 	for (; s && *s; s++) {
 		if (*s == '"' || *s == '\\')
 			kf_strbuf_addch(sb, '\\');
-		kf_strbuf_addch(sb, *s == '\n' ? ' ' : *s);
+		kf_strbuf_addch(sb, ktext_char((unsigned char)*s));
 	}
 	kf_strbuf_addch(sb, '"');
 }
 
-/* Kconfig comment text: one line, no newlines. */
+/* Plain text on one line: a comment or a help line. */
+static void ktext(kf_strbuf *sb, const char *s)
+{
+	for (; s && *s; s++)
+		kf_strbuf_addch(sb, ktext_char((unsigned char)*s));
+}
+
+/* Kconfig comment text: one line. */
 static void kcomment(kf_strbuf *sb, const char *indent, const char *s)
 {
 	kf_strbuf_addf(sb, "%s# ", indent);
-	for (; s && *s; s++)
-		kf_strbuf_addch(sb, *s == '\n' ? ' ' : *s);
+	ktext(sb, s);
 	kf_strbuf_addch(sb, '\n');
+}
+
+/* A number a profile gave (validated by the profile parser); anything
+ * else is quoted. */
+static bool plain_number(const char *s)
+{
+	if (*s == '-')
+		s++;
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s))
+			return false;
+	return true;
 }
 
 static bool has_sel(const struct item *it, const char *s)
@@ -159,7 +206,7 @@ static int compute_item(struct item *it, prof_db *db, kc_tree *t,
 			kf_strbuf_addf(&it->comments, "%s\n", c->sym);
 		else {
 			kf_strbuf_addf(&it->comments, "%s != ", c->sym);
-			if (*c->to == '"' || !isdigit((unsigned char)*c->to))
+			if (!isdigit((unsigned char)c->to[*c->to == '-']) || !plain_number(c->to))
 				kstr(&it->comments, c->to);
 			else
 				kf_strbuf_addstr(&it->comments, c->to);
@@ -172,10 +219,13 @@ static int compute_item(struct item *it, prof_db *db, kc_tree *t,
 			kf_strbuf_addf(&it->fragment, "# CONFIG_%s is not set\n", c->sym);
 		else if (kf_sym_is_string(t, c->sym)) {
 			kf_strbuf_addf(&it->fragment, "CONFIG_%s=", c->sym);
-			kstr(&it->fragment, c->to);
+			cstr(&it->fragment, c->to);
 			kf_strbuf_addch(&it->fragment, '\n');
-		} else
-			kf_strbuf_addf(&it->fragment, "CONFIG_%s=%s\n", c->sym, c->to);
+		} else {
+			kf_strbuf_addf(&it->fragment, "CONFIG_%s=", c->sym);
+			ktext(&it->fragment, c->to);
+			kf_strbuf_addch(&it->fragment, '\n');
+		}
 	}
 	for (size_t i = 0; i < res.nunmet; i++)
 		kf_diag_add(d, KF_WARNING, res.unmet[i].req->loc.file,
@@ -237,8 +287,7 @@ static void emit_item(kf_strbuf *out, struct item *it, struct item *items,
 		kf_strbuf_addstr(out, kf_strbuf_str(&it->selects));
 	}
 	kf_strbuf_addstr(out, "\thelp\n\t  ");
-	for (const char *s = it->p->title ? it->p->title : it->profile; *s; s++)
-		kf_strbuf_addch(out, *s == '\n' ? ' ' : *s);
+	ktext(out, it->p->title ? it->p->title : it->profile);
 	kf_strbuf_addf(out, ".\n\t  Requirements: kfit profiles show %s\n\n", it->profile);
 	kf_strbuf_addstr(out, kf_strbuf_str(&it->comments));
 }
