@@ -6,6 +6,8 @@
 #   scripts/kernel-tree.sh 6.12
 #   scripts/kernel-tree.sh 7.3            # CACHE/debs/usr/src/linux-source-7.3.tar.*
 #   scripts/kernel-tree.sh /path/to/linux-source-X.tar.xz
+#   scripts/kernel-tree.sh -q 6.1         # no "extracting ..." progress line
+#                                         # (tests whose stderr is compared)
 #
 # A VERSION is looked up in /usr/src (Debian 12's packages), then in
 # CACHE/debs/usr/src (where scripts/fetch-kernel-debs.sh, run by `make
@@ -27,7 +29,9 @@ set -euo pipefail
 
 die() { echo "kernel-tree.sh: $*" >&2; exit 2; }
 
-[ $# -eq 1 ] || die "usage: scripts/kernel-tree.sh VERSION|TARBALL"
+quiet=
+if [ "${1:-}" = -q ]; then quiet=1; shift; fi
+[ $# -eq 1 ] || die "usage: scripts/kernel-tree.sh [-q] VERSION|TARBALL"
 
 if [ -n "${KFIT_CACHE_DIR:-}" ]; then
 	cache=$KFIT_CACHE_DIR
@@ -95,7 +99,7 @@ if [ ! -d "$dir" ]; then
 	if [ ! -d "$dir" ]; then
 		rm -rf -- "$dir.tmp"
 		mkdir -- "$dir.tmp"
-		echo "extracting $tarball into $dir ..." >&2
+		[ -n "$quiet" ] || echo "extracting $tarball into $dir ..." >&2
 		tar -x $zflag --no-same-owner -f "$tarball" -C "$dir.tmp"
 		mv -T -- "$dir.tmp" "$dir"
 	fi
