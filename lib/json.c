@@ -125,3 +125,174 @@ void kf_json_str(kf_strbuf *sb, const char *s)
 	}
 	kf_json_strn(sb, s, strlen(s));
 }
+
+/* ---------------- the writer ---------------- */
+
+void kf_json_init(kf_json *j, kf_strbuf *sb, kf_json_style style)
+{
+	*j = (kf_json){.sb = sb, .style = style};
+	j->first[0] = true;
+}
+
+/* The separator before an element: a comma and a space (or the line set
+ * by kf_json_line) unless it is the first in its container. */
+static void separate(kf_json *j)
+{
+	if (!j->first[j->depth]) {
+		kf_strbuf_addch(j->sb, ',');
+		if (!j->line && j->style == KF_JSON_SPACED)
+			kf_strbuf_addch(j->sb, ' ');
+	}
+	if (j->line) {
+		kf_strbuf_addch(j->sb, '\n');
+		kf_strbuf_addstr(j->sb, j->line);
+		j->line = NULL;
+	}
+	j->first[j->depth] = false;
+}
+
+/* Before a value: nothing after its key, else a separator (an object's
+ * member needs a key). */
+static void before_value(kf_json *j)
+{
+	if (j->after_key) {
+		j->after_key = false;
+		return;
+	}
+	if (j->depth > 0 && j->object[j->depth])
+		j->bad = true;
+	separate(j);
+}
+
+static void begin(kf_json *j, char open, bool object)
+{
+	before_value(j);
+	kf_strbuf_addch(j->sb, open);
+	if (j->depth + 1 >= KF_JSON_MAX_DEPTH) {
+		j->bad = true;
+		return;
+	}
+	j->depth++;
+	j->first[j->depth] = true;
+	j->object[j->depth] = object;
+}
+
+static void end(kf_json *j, char close, bool object)
+{
+	if (j->depth == 0 || j->object[j->depth] != object || j->after_key)
+		j->bad = true;
+	else
+		j->depth--;
+	j->line = NULL;
+	kf_strbuf_addch(j->sb, close);
+}
+
+void kf_json_begin_object(kf_json *j)
+{
+	begin(j, '{', true);
+}
+
+void kf_json_end_object(kf_json *j)
+{
+	end(j, '}', true);
+}
+
+void kf_json_begin_array(kf_json *j)
+{
+	begin(j, '[', false);
+}
+
+void kf_json_end_array(kf_json *j)
+{
+	end(j, ']', false);
+}
+
+void kf_json_key(kf_json *j, const char *key)
+{
+	if (j->depth == 0 || !j->object[j->depth] || j->after_key) {
+		j->bad = true;
+		return;
+	}
+	separate(j);
+	kf_json_str(j->sb, key);
+	kf_strbuf_addstr(j->sb, j->style == KF_JSON_SPACED ? ": " : ":");
+	j->after_key = true;
+}
+
+void kf_json_string(kf_json *j, const char *s)
+{
+	before_value(j);
+	kf_json_str(j->sb, s);
+}
+
+void kf_json_int(kf_json *j, long long v)
+{
+	before_value(j);
+	kf_strbuf_addf(j->sb, "%lld", v);
+}
+
+void kf_json_uint(kf_json *j, unsigned long long v)
+{
+	before_value(j);
+	kf_strbuf_addf(j->sb, "%llu", v);
+}
+
+void kf_json_bool(kf_json *j, bool v)
+{
+	before_value(j);
+	kf_strbuf_addstr(j->sb, v ? "true" : "false");
+}
+
+void kf_json_null(kf_json *j)
+{
+	before_value(j);
+	kf_strbuf_addstr(j->sb, "null");
+}
+
+void kf_json_kstr(kf_json *j, const char *key, const char *s)
+{
+	kf_json_key(j, key);
+	kf_json_string(j, s);
+}
+
+void kf_json_kint(kf_json *j, const char *key, long long v)
+{
+	kf_json_key(j, key);
+	kf_json_int(j, v);
+}
+
+void kf_json_kuint(kf_json *j, const char *key, unsigned long long v)
+{
+	kf_json_key(j, key);
+	kf_json_uint(j, v);
+}
+
+void kf_json_kbool(kf_json *j, const char *key, bool v)
+{
+	kf_json_key(j, key);
+	kf_json_bool(j, v);
+}
+
+void kf_json_kstrs(kf_json *j, const char *key, const char *const *v, size_t n)
+{
+	kf_json_key(j, key);
+	kf_json_begin_array(j);
+	for (size_t i = 0; i < n; i++)
+		kf_json_string(j, v[i]);
+	kf_json_end_array(j);
+}
+
+void kf_json_line(kf_json *j, const char *indent)
+{
+	j->line = indent;
+}
+
+void kf_json_raw(kf_json *j, const char *text)
+{
+	kf_strbuf_addstr(j->sb, text);
+}
+
+int kf_json_finish(kf_json *j)
+{
+	return j->bad || j->depth || j->after_key || j->first[0] ? -1 : 0;
+}

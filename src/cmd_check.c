@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "profcli.h"
 
+#include "kfit/json.h"
 #include "kfit/dotconfig.h"
 #include "kfit/profile.h"
 
@@ -65,62 +66,51 @@ static void json_report(kf_strbuf *sb, const char *path, const kf_dotconfig *cfg
 			size_t unmet, size_t nreq, size_t nrec, size_t unfollowed, bool all)
 {
 	char vb[16];
-	kf_strbuf_addstr(sb, "{\"config\": ");
-	json_str(sb, path);
-	kf_strbuf_addstr(sb, ", \"kernel\": ");
-	json_str(sb, kf_kver_format(kver, vb));
-	kf_strbuf_addstr(sb, ", \"kernel_header\": ");
-	json_str(sb, kf_dotconfig_kver_text(cfg));
-	kf_strbuf_addstr(sb, ", \"arch\": ");
-	json_str(sb, arch);
-	kf_strbuf_addf(sb, ", \"initramfs\": \"%s\", \"profiles\": [",
-		       initramfs == PROF_INITRAMFS_NO ? "no" : "yes");
-	for (size_t i = 0; i < s->nnames; i++) {
-		if (i)
-			kf_strbuf_addstr(sb, ", ");
-		json_str(sb, s->names[i]);
-	}
-	kf_strbuf_addf(sb, "], \"summary\": {\"requirements\": %zu, \"unmet\": %zu, "
-			   "\"recommendations\": %zu, \"unfollowed\": %zu}, \"results\": [",
-		       nreq, unmet, nrec, unfollowed);
-	bool first = true;
+	kf_json j;
+	kf_json_init(&j, sb, KF_JSON_SPACED);
+	kf_json_begin_object(&j);
+	kf_json_kstr(&j, "config", path);
+	kf_json_kstr(&j, "kernel", kf_kver_format(kver, vb));
+	kf_json_kstr(&j, "kernel_header", kf_dotconfig_kver_text(cfg));
+	kf_json_kstr(&j, "arch", arch);
+	kf_json_kstr(&j, "initramfs", initramfs == PROF_INITRAMFS_NO ? "no" : "yes");
+	kf_json_kstrs(&j, "profiles", s->names, s->nnames);
+	kf_json_key(&j, "summary");
+	kf_json_begin_object(&j);
+	kf_json_kuint(&j, "requirements", nreq);
+	kf_json_kuint(&j, "unmet", unmet);
+	kf_json_kuint(&j, "recommendations", nrec);
+	kf_json_kuint(&j, "unfollowed", unfollowed);
+	kf_json_end_object(&j);
+	kf_json_key(&j, "results");
+	kf_json_begin_array(&j);
 	for (size_t i = 0; i < s->n; i++) {
 		const prof_result *x = &res[i];
 		const prof_req *r = x->req;
 		if (!all && x->outcome != PROF_UNMET)
 			continue;
-		kf_strbuf_addstr(sb, first ? "\n  {\"symbol\": " : ",\n  {\"symbol\": ");
-		first = false;
-		json_str(sb, r->key);
-		kf_strbuf_addstr(sb, ", \"checked\": ");
-		json_str(sb, x->checked);
-		kf_strbuf_addf(sb, ", \"level\": \"%s\", \"outcome\": \"%s\", \"boot\": %s, \"wanted\": ",
-			       prof_level_name(r->level), outcome_name(x->outcome),
-			       r->boot ? "true" : "false");
-		json_str(sb, x->wanted);
-		kf_strbuf_addstr(sb, ", \"found\": ");
-		json_str(sb, x->found);
-		kf_strbuf_addstr(sb, ", \"reason\": ");
-		json_str(sb, r->reason);
-		kf_strbuf_addstr(sb, ", \"sources\": [");
-		for (size_t k = 0; k < r->nsources; k++) {
-			if (k)
-				kf_strbuf_addstr(sb, ", ");
-			json_str(sb, r->sources[k]);
-		}
-		kf_strbuf_addstr(sb, "], \"file\": ");
-		json_str(sb, r->loc.file);
-		kf_strbuf_addf(sb, ", \"line\": %d, \"col\": %d, \"profile\": ", r->loc.line, r->loc.col);
-		json_str(sb, r->profile);
-		kf_strbuf_addstr(sb, ", \"chain\": [");
-		for (size_t k = 0; k < r->nchain; k++) {
-			if (k)
-				kf_strbuf_addstr(sb, ", ");
-			json_str(sb, r->chain[k]);
-		}
-		kf_strbuf_addstr(sb, "]}");
+		kf_json_line(&j, "  ");
+		kf_json_begin_object(&j);
+		kf_json_kstr(&j, "symbol", r->key);
+		kf_json_kstr(&j, "checked", x->checked);
+		kf_json_kstr(&j, "level", prof_level_name(r->level));
+		kf_json_kstr(&j, "outcome", outcome_name(x->outcome));
+		kf_json_kbool(&j, "boot", r->boot);
+		kf_json_kstr(&j, "wanted", x->wanted);
+		kf_json_kstr(&j, "found", x->found);
+		kf_json_kstr(&j, "reason", r->reason);
+		kf_json_kstrs(&j, "sources", r->sources, r->nsources);
+		kf_json_kstr(&j, "file", r->loc.file);
+		kf_json_kint(&j, "line", r->loc.line);
+		kf_json_kint(&j, "col", r->loc.col);
+		kf_json_kstr(&j, "profile", r->profile);
+		kf_json_kstrs(&j, "chain", r->chain, r->nchain);
+		kf_json_end_object(&j);
 	}
-	kf_strbuf_addstr(sb, "\n]}\n");
+	kf_json_raw(&j, "\n");
+	kf_json_end_array(&j);
+	kf_json_end_object(&j);
+	kf_strbuf_addch(sb, '\n');
 }
 
 /* The running kernel's config: /proc/config.gz, else /boot/config-RELEASE. */

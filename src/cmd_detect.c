@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "profcli.h"
 
+#include "kfit/json.h"
 #include "kfit/detect.h"
 #include "kfit/tree.h"
 
@@ -129,122 +130,110 @@ static void text_report(kf_strbuf *sb, const kf_detect *det, const kf_aliasdb *d
 	}
 }
 
-static void json_strs(kf_strbuf *sb, const char *const *v, size_t n)
-{
-	kf_strbuf_addch(sb, '[');
-	for (size_t i = 0; i < n; i++) {
-		if (i)
-			kf_strbuf_addstr(sb, ", ");
-		json_str(sb, v[i]);
-	}
-	kf_strbuf_addch(sb, ']');
-}
-
 static void json_report(kf_strbuf *sb, const kf_detect *det, const kf_aliasdb *db, const char *tree)
 {
-	kf_strbuf_addstr(sb, "{\"tree\": ");
-	json_str(sb, tree);
-	kf_strbuf_addstr(sb, ", \"kernelversion\": ");
-	json_str(sb, db ? db->kernelversion : NULL);
-	kf_strbuf_addstr(sb, ",\n \"os\": {\"id\": ");
-	json_str(sb, det->os_id);
-	kf_strbuf_addstr(sb, ", \"version_id\": ");
-	json_str(sb, det->os_version);
-	kf_strbuf_addstr(sb, ", \"pretty_name\": ");
-	json_str(sb, det->os_pretty);
-	kf_strbuf_addstr(sb, "},\n \"distro\": ");
-	json_str(sb, det->distro);
-	kf_strbuf_addstr(sb, ", \"distro_note\": ");
-	json_str(sb, det->distro_note);
-	kf_strbuf_addstr(sb, ",\n \"init\": ");
-	json_str(sb, det->init);
-	kf_strbuf_addf(sb, ", \"systemd_version\": %d, \"pid1\": ", det->systemd_version);
-	json_str(sb, det->pid1);
-	kf_strbuf_addstr(sb, ",\n \"lsm\": ");
-	json_str(sb, det->lsm);
-	kf_strbuf_addstr(sb, ", \"firewall\": ");
-	json_str(sb, det->firewall);
-	kf_strbuf_addf(sb, ", \"initramfs\": \"%s\", \"initramfs_why\": ", initramfs_name(det->initramfs));
-	json_str(sb, det->initramfs_why);
-	kf_strbuf_addstr(sb, ",\n \"rootfs\": ");
-	json_str(sb, det->rootfs);
-	kf_strbuf_addstr(sb, ", \"rootdev\": ");
-	json_str(sb, det->rootdev);
-	kf_strbuf_addstr(sb, ", \"blockstack\": ");
-	json_strs(sb, det->blockstack, det->nblockstack);
-	kf_strbuf_addstr(sb, ",\n \"virtualization\": ");
-	json_str(sb, det->virt);
-	kf_strbuf_addstr(sb, ", \"virtualization_why\": ");
-	json_str(sb, det->virt_why);
-	kf_strbuf_addstr(sb, ", \"cloud\": ");
-	json_str(sb, det->cloud);
-	kf_strbuf_addstr(sb, ", \"chassis\": ");
-	json_str(sb, det->chassis);
-	kf_strbuf_addf(sb, ", \"chassis_type\": %d, \"dmi\": %s,\n \"cpu\": {\"vendor\": ",
-		       det->chassis_type, det->has_dmi ? "true" : "false");
-	json_str(sb, det->cpu_vendor);
-	kf_strbuf_addf(sb, ", \"family\": %d, \"count\": %d}, \"console\": ", det->cpu_family, det->ncpus);
-	json_str(sb, det->console);
-	kf_strbuf_addstr(sb, ", \"kernel_release\": ");
-	json_str(sb, det->kernel_release);
-	kf_strbuf_addstr(sb, ", \"running_config\": ");
-	json_str(sb, det->running_config);
-	kf_strbuf_addstr(sb, ",\n \"profiles\": [");
+	kf_json j;
+	kf_json_init(&j, sb, KF_JSON_SPACED);
+	kf_json_begin_object(&j);
+	kf_json_kstr(&j, "tree", tree);
+	kf_json_kstr(&j, "kernelversion", db ? db->kernelversion : NULL);
+	kf_json_line(&j, " ");
+	kf_json_key(&j, "os");
+	kf_json_begin_object(&j);
+	kf_json_kstr(&j, "id", det->os_id);
+	kf_json_kstr(&j, "version_id", det->os_version);
+	kf_json_kstr(&j, "pretty_name", det->os_pretty);
+	kf_json_end_object(&j);
+	kf_json_line(&j, " ");
+	kf_json_kstr(&j, "distro", det->distro);
+	kf_json_kstr(&j, "distro_note", det->distro_note);
+	kf_json_line(&j, " ");
+	kf_json_kstr(&j, "init", det->init);
+	kf_json_kint(&j, "systemd_version", det->systemd_version);
+	kf_json_kstr(&j, "pid1", det->pid1);
+	kf_json_line(&j, " ");
+	kf_json_kstr(&j, "lsm", det->lsm);
+	kf_json_kstr(&j, "firewall", det->firewall);
+	kf_json_kstr(&j, "initramfs", initramfs_name(det->initramfs));
+	kf_json_kstr(&j, "initramfs_why", det->initramfs_why);
+	kf_json_line(&j, " ");
+	kf_json_kstr(&j, "rootfs", det->rootfs);
+	kf_json_kstr(&j, "rootdev", det->rootdev);
+	kf_json_kstrs(&j, "blockstack", det->blockstack, det->nblockstack);
+	kf_json_line(&j, " ");
+	kf_json_kstr(&j, "virtualization", det->virt);
+	kf_json_kstr(&j, "virtualization_why", det->virt_why);
+	kf_json_kstr(&j, "cloud", det->cloud);
+	kf_json_kstr(&j, "chassis", det->chassis);
+	kf_json_kint(&j, "chassis_type", det->chassis_type);
+	kf_json_kbool(&j, "dmi", det->has_dmi);
+	kf_json_line(&j, " ");
+	kf_json_key(&j, "cpu");
+	kf_json_begin_object(&j);
+	kf_json_kstr(&j, "vendor", det->cpu_vendor);
+	kf_json_kint(&j, "family", det->cpu_family);
+	kf_json_kint(&j, "count", det->ncpus);
+	kf_json_end_object(&j);
+	kf_json_kstr(&j, "console", det->console);
+	kf_json_kstr(&j, "kernel_release", det->kernel_release);
+	kf_json_kstr(&j, "running_config", det->running_config);
+	kf_json_line(&j, " ");
+	kf_json_key(&j, "profiles");
+	kf_json_begin_array(&j);
 	for (size_t i = 0; i < det->nprofiles; i++) {
-		kf_strbuf_addstr(sb, i ? ",\n  {\"name\": " : "\n  {\"name\": ");
-		json_str(sb, det->profiles[i].name);
-		kf_strbuf_addf(sb, ", \"kind\": \"%s\", \"reason\": ", prof_kind_name(det->profiles[i].kind));
-		json_str(sb, det->profiles[i].reason);
-		kf_strbuf_addch(sb, '}');
+		kf_json_line(&j, "  ");
+		kf_json_begin_object(&j);
+		kf_json_kstr(&j, "name", det->profiles[i].name);
+		kf_json_kstr(&j, "kind", prof_kind_name(det->profiles[i].kind));
+		kf_json_kstr(&j, "reason", det->profiles[i].reason);
+		kf_json_end_object(&j);
 	}
-	kf_strbuf_addstr(sb, "],\n \"devices\": [");
+	kf_json_end_array(&j);
+	kf_json_line(&j, " ");
+	kf_json_key(&j, "devices");
+	kf_json_begin_array(&j);
 	for (size_t i = 0; i < det->ndevices; i++) {
 		const kf_device *dv = &det->devices[i];
-		kf_strbuf_addstr(sb, i ? ",\n  {\"path\": " : "\n  {\"path\": ");
-		json_str(sb, dv->path);
-		kf_strbuf_addstr(sb, ", \"modalias\": ");
-		json_str(sb, dv->modalias);
-		kf_strbuf_addstr(sb, ", \"bus\": ");
-		json_str(sb, dv->bus);
-		kf_strbuf_addstr(sb, ", \"desc\": ");
-		json_str(sb, dv->desc);
-		kf_strbuf_addstr(sb, ", \"bound\": ");
-		json_str(sb, dv->bound);
-		kf_strbuf_addf(sb, ", \"boot\": %s, \"modules\": ", dv->boot ? "true" : "false");
-		json_strs(sb, dv->modules, dv->nmodules);
-		kf_strbuf_addstr(sb, ", \"symbols\": [");
-		for (size_t k = 0; k < dv->nmodules; k++) {
-			if (k)
-				kf_strbuf_addstr(sb, ", ");
-			json_str(sb, dv->symbols[k]);
-		}
-		kf_strbuf_addstr(sb, "]}");
+		kf_json_line(&j, "  ");
+		kf_json_begin_object(&j);
+		kf_json_kstr(&j, "path", dv->path);
+		kf_json_kstr(&j, "modalias", dv->modalias);
+		kf_json_kstr(&j, "bus", dv->bus);
+		kf_json_kstr(&j, "desc", dv->desc);
+		kf_json_kstr(&j, "bound", dv->bound);
+		kf_json_kbool(&j, "boot", dv->boot);
+		kf_json_kstrs(&j, "modules", dv->modules, dv->nmodules);
+		kf_json_kstrs(&j, "symbols", dv->symbols, dv->nmodules);
+		kf_json_end_object(&j);
 	}
-	kf_strbuf_addstr(sb, "],\n \"hardware\": [");
+	kf_json_end_array(&j);
+	kf_json_line(&j, " ");
+	kf_json_key(&j, "hardware");
+	kf_json_begin_array(&j);
 	for (size_t i = 0; i < det->nhw; i++) {
 		const kf_hwreq *h = &det->hw[i];
-		kf_strbuf_addstr(sb, i ? ",\n  {\"symbol\": " : "\n  {\"symbol\": ");
-		json_str(sb, h->symbol);
-		kf_strbuf_addf(sb, ", \"want\": \"%s\"", kf_hw_want_name(h->want));
+		kf_json_line(&j, "  ");
+		kf_json_begin_object(&j);
+		kf_json_kstr(&j, "symbol", h->symbol);
+		kf_json_kstr(&j, "want", kf_hw_want_name(h->want));
 		if (h->want == KF_HW_AT_LEAST)
-			kf_strbuf_addf(sb, ", \"min\": %ld", h->min);
-		kf_strbuf_addf(sb, ", \"level\": \"%s\", \"boot\": %s, \"reason\": ",
-			       h->level == KF_HW_REQUIRE ? "require" : "recommend",
-			       h->boot ? "true" : "false");
-		json_str(sb, h->reason);
-		kf_strbuf_addstr(sb, ", \"device\": ");
-		json_str(sb, h->device);
-		kf_strbuf_addstr(sb, ", \"module\": ");
-		json_str(sb, h->module);
-		kf_strbuf_addstr(sb, ", \"makefile\": ");
-		json_str(sb, h->makefile);
-		kf_strbuf_addf(sb, ", \"line\": %d, \"firmware\": ", h->line);
-		json_strs(sb, h->firmware, h->nfirmware);
-		kf_strbuf_addstr(sb, ", \"firmware_note\": ");
-		json_str(sb, h->firmware_note);
-		kf_strbuf_addch(sb, '}');
+			kf_json_kint(&j, "min", h->min);
+		kf_json_kstr(&j, "level", h->level == KF_HW_REQUIRE ? "require" : "recommend");
+		kf_json_kbool(&j, "boot", h->boot);
+		kf_json_kstr(&j, "reason", h->reason);
+		kf_json_kstr(&j, "device", h->device);
+		kf_json_kstr(&j, "module", h->module);
+		kf_json_kstr(&j, "makefile", h->makefile);
+		kf_json_kint(&j, "line", h->line);
+		kf_json_kstrs(&j, "firmware", h->firmware, h->nfirmware);
+		kf_json_kstr(&j, "firmware_note", h->firmware_note);
+		kf_json_end_object(&j);
 	}
-	kf_strbuf_addf(sb, "],\n \"unmatched_devices\": %zu}\n", det->unmatched);
+	kf_json_end_array(&j);
+	kf_json_line(&j, " ");
+	kf_json_kuint(&j, "unmatched_devices", det->unmatched);
+	kf_json_end_object(&j);
+	kf_strbuf_addch(sb, '\n');
 }
 
 int cmd_detect(int argc, char **argv)

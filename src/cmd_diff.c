@@ -5,6 +5,7 @@
  */
 #include "cli.h"
 #include "profcli.h"
+#include "kfit/json.h"
 #include "kfit/dotconfig.h"
 #include "kfit/kconfig.h"
 #include "kfit/resolve.h"
@@ -140,27 +141,25 @@ int cmd_diff(int argc, char **argv)
 
 	if (json) {
 		kf_strbuf sb = KF_STRBUF_INIT;
-		kf_strbuf_addstr(&sb, "{\"a\":");
-		json_str(&sb, fa);
-		kf_strbuf_addstr(&sb, ",\"b\":");
-		json_str(&sb, fb);
-		kf_strbuf_addstr(&sb, ",\"changes\":[");
+		kf_json j;
+		kf_json_init(&j, &sb, KF_JSON_COMPACT);
+		kf_json_begin_object(&j);
+		kf_json_kstr(&j, "a", fa);
+		kf_json_kstr(&j, "b", fb);
+		kf_json_key(&j, "changes");
+		kf_json_begin_array(&j);
 		for (size_t i = 0; i < n; i++) {
-			if (i)
-				kf_strbuf_addch(&sb, ',');
-			kf_strbuf_addstr(&sb, "{\"symbol\":");
-			json_str(&sb, ch[i].sym);
-			kf_strbuf_addstr(&sb, ",\"a\":");
-			json_str(&sb, ch[i].a);
-			kf_strbuf_addstr(&sb, ",\"b\":");
-			json_str(&sb, ch[i].b);
-			kf_strbuf_addstr(&sb, ",\"menu\":");
-			json_str(&sb, ch[i].menu);
-			kf_strbuf_addstr(&sb, ",\"why\":");
-			json_str(&sb, ch[i].why);
-			kf_strbuf_addch(&sb, '}');
+			kf_json_begin_object(&j);
+			kf_json_kstr(&j, "symbol", ch[i].sym);
+			kf_json_kstr(&j, "a", ch[i].a);
+			kf_json_kstr(&j, "b", ch[i].b);
+			kf_json_kstr(&j, "menu", ch[i].menu);
+			kf_json_kstr(&j, "why", ch[i].why);
+			kf_json_end_object(&j);
 		}
-		kf_strbuf_addstr(&sb, "]}\n");
+		kf_json_end_array(&j);
+		kf_json_end_object(&j);
+		kf_strbuf_addch(&sb, '\n');
 		fputs(sb.buf, stdout);
 		kf_strbuf_release(&sb);
 	} else {

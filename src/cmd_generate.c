@@ -6,6 +6,7 @@
 #include "cli.h"
 #include "profcli.h"
 #include "kfit/detect.h"
+#include "kfit/json.h"
 #include "kfit/kconfig.h"
 #include "kfit/resolve.h"
 #include "kfit/run.h"
@@ -178,79 +179,67 @@ static void print_json(const kf_gen_result *r, const char *out, bool written,
 		       const char *base, const prof_set *set)
 {
 	kf_strbuf sb = KF_STRBUF_INIT;
-	kf_strbuf_addstr(&sb, "{\"config\":");
-	json_str(&sb, out);
-	kf_strbuf_addf(&sb, ",\"written\":%s,\"base\":", written ? "true" : "false");
-	json_str(&sb, base);
-	kf_strbuf_addstr(&sb, ",\"profiles\":[");
-	for (size_t i = 0; i < set->nnames; i++) {
-		if (i)
-			kf_strbuf_addch(&sb, ',');
-		json_str(&sb, set->names[i]);
-	}
-	kf_strbuf_addf(&sb, "],\"requirements_met\":%zu,\"not_applicable\":%zu,",
-		       r->applied, r->notapplicable);
-	kf_strbuf_addstr(&sb, "\"changes\":[");
+	kf_json j;
+	kf_json_init(&j, &sb, KF_JSON_COMPACT);
+	kf_json_begin_object(&j);
+	kf_json_kstr(&j, "config", out);
+	kf_json_kbool(&j, "written", written);
+	kf_json_kstr(&j, "base", base);
+	kf_json_kstrs(&j, "profiles", set->names, set->nnames);
+	kf_json_kuint(&j, "requirements_met", r->applied);
+	kf_json_kuint(&j, "not_applicable", r->notapplicable);
+	kf_json_key(&j, "changes");
+	kf_json_begin_array(&j);
 	for (size_t i = 0; i < r->nchanges; i++) {
 		const kf_change *c = &r->changes[i];
-		if (i)
-			kf_strbuf_addch(&sb, ',');
-		kf_strbuf_addstr(&sb, "{\"symbol\":");
-		json_str(&sb, c->sym);
-		kf_strbuf_addstr(&sb, ",\"from\":");
-		json_str(&sb, c->from);
-		kf_strbuf_addstr(&sb, ",\"to\":");
-		json_str(&sb, c->to);
-		kf_strbuf_addstr(&sb, ",\"group\":");
-		json_str(&sb, c->group);
-		kf_strbuf_addstr(&sb, ",\"why\":");
-		json_str(&sb, c->why);
+		kf_json_begin_object(&j);
+		kf_json_kstr(&j, "symbol", c->sym);
+		kf_json_kstr(&j, "from", c->from);
+		kf_json_kstr(&j, "to", c->to);
+		kf_json_kstr(&j, "group", c->group);
+		kf_json_kstr(&j, "why", c->why);
 		if (c->req) {
-			kf_strbuf_addstr(&sb, ",\"requirement\":{\"profile\":");
-			json_str(&sb, c->req->profile);
-			kf_strbuf_addstr(&sb, ",\"file\":");
-			json_str(&sb, c->req->loc.file);
-			kf_strbuf_addf(&sb, ",\"line\":%d,\"reason\":", c->req->loc.line);
-			json_str(&sb, c->req->reason);
-			kf_strbuf_addch(&sb, '}');
+			kf_json_key(&j, "requirement");
+			kf_json_begin_object(&j);
+			kf_json_kstr(&j, "profile", c->req->profile);
+			kf_json_kstr(&j, "file", c->req->loc.file);
+			kf_json_kint(&j, "line", c->req->loc.line);
+			kf_json_kstr(&j, "reason", c->req->reason);
+			kf_json_end_object(&j);
 		}
-		if (c->path) {
-			kf_strbuf_addstr(&sb, ",\"path\":");
-			json_str(&sb, c->path);
-		}
-		kf_strbuf_addch(&sb, '}');
+		if (c->path)
+			kf_json_kstr(&j, "path", c->path);
+		kf_json_end_object(&j);
 	}
-	kf_strbuf_addstr(&sb, "],\"unmet\":[");
+	kf_json_end_array(&j);
+	kf_json_key(&j, "unmet");
+	kf_json_begin_array(&j);
 	for (size_t i = 0; i < r->nunmet; i++) {
 		const prof_req *q = r->unmet[i].req;
-		if (i)
-			kf_strbuf_addch(&sb, ',');
-		kf_strbuf_addstr(&sb, "{\"requirement\":");
-		json_str(&sb, prof_req_expr(set->arena, q));
-		kf_strbuf_addstr(&sb, ",\"profile\":");
-		json_str(&sb, q->profile);
-		kf_strbuf_addstr(&sb, ",\"file\":");
-		json_str(&sb, q->loc.file);
-		kf_strbuf_addf(&sb, ",\"line\":%d,\"reason\":", q->loc.line);
-		json_str(&sb, q->reason);
-		kf_strbuf_addstr(&sb, ",\"blocked_by\":");
-		json_str(&sb, r->unmet[i].chain);
-		kf_strbuf_addch(&sb, '}');
+		kf_json_begin_object(&j);
+		kf_json_kstr(&j, "requirement", prof_req_expr(set->arena, q));
+		kf_json_kstr(&j, "profile", q->profile);
+		kf_json_kstr(&j, "file", q->loc.file);
+		kf_json_kint(&j, "line", q->loc.line);
+		kf_json_kstr(&j, "reason", q->reason);
+		kf_json_kstr(&j, "blocked_by", r->unmet[i].chain);
+		kf_json_end_object(&j);
 	}
-	kf_strbuf_addstr(&sb, "],\"recommendations_skipped\":[");
+	kf_json_end_array(&j);
+	kf_json_key(&j, "recommendations_skipped");
+	kf_json_begin_array(&j);
 	for (size_t i = 0; i < r->nskipped; i++) {
 		const prof_req *q = r->skipped[i].req;
-		if (i)
-			kf_strbuf_addch(&sb, ',');
-		kf_strbuf_addstr(&sb, "{\"requirement\":");
-		json_str(&sb, prof_req_expr(set->arena, q));
-		kf_strbuf_addstr(&sb, ",\"file\":");
-		json_str(&sb, q->loc.file);
-		kf_strbuf_addf(&sb, ",\"line\":%d,\"why\":", q->loc.line);
-		json_str(&sb, r->skipped[i].why);
-		kf_strbuf_addch(&sb, '}');
+		kf_json_begin_object(&j);
+		kf_json_kstr(&j, "requirement", prof_req_expr(set->arena, q));
+		kf_json_kstr(&j, "file", q->loc.file);
+		kf_json_kint(&j, "line", q->loc.line);
+		kf_json_kstr(&j, "why", r->skipped[i].why);
+		kf_json_end_object(&j);
 	}
-	kf_strbuf_addstr(&sb, "]}\n");
+	kf_json_end_array(&j);
+	kf_json_end_object(&j);
+	kf_strbuf_addch(&sb, '\n');
 	fputs(sb.buf, stdout);
 	kf_strbuf_release(&sb);
 }
@@ -596,19 +585,17 @@ static void why_json(kc_tree *t, const char *sym, const char *cfg, const char *t
 	kf_strbuf sb = KF_STRBUF_INIT, w = KF_STRBUF_INIT;
 	const char *menu = NULL;
 	bool have = kf_why_short(t, sym, &w, &menu) == 0;
-	kf_strbuf_addstr(&sb, "{\"symbol\": ");
-	json_str(&sb, sym);
-	kf_strbuf_addstr(&sb, ", \"config\": ");
-	json_str(&sb, cfg);
-	kf_strbuf_addstr(&sb, ", \"value\": ");
-	json_str(&sb, kf_sym_value(t, sym));
-	kf_strbuf_addstr(&sb, ", \"menu\": ");
-	json_str(&sb, have ? menu : NULL);
-	kf_strbuf_addstr(&sb, ", \"why\": ");
-	json_str(&sb, have ? kf_strbuf_str(&w) : NULL);
-	kf_strbuf_addstr(&sb, ", \"explanation\": ");
-	json_str(&sb, text);
-	kf_strbuf_addstr(&sb, "}\n");
+	kf_json j;
+	kf_json_init(&j, &sb, KF_JSON_SPACED);
+	kf_json_begin_object(&j);
+	kf_json_kstr(&j, "symbol", sym);
+	kf_json_kstr(&j, "config", cfg);
+	kf_json_kstr(&j, "value", kf_sym_value(t, sym));
+	kf_json_kstr(&j, "menu", have ? menu : NULL);
+	kf_json_kstr(&j, "why", have ? kf_strbuf_str(&w) : NULL);
+	kf_json_kstr(&j, "explanation", text);
+	kf_json_end_object(&j);
+	kf_strbuf_addch(&sb, '\n');
 	fputs(kf_strbuf_str(&sb), stdout);
 	kf_strbuf_release(&w);
 	kf_strbuf_release(&sb);

@@ -6,6 +6,7 @@
 #include "cli.h"
 #include "profcli.h"
 
+#include "kfit/json.h"
 #include "kfit/dotconfig.h"
 #include "kfit/profile.h"
 
@@ -39,11 +40,14 @@ static int list_profiles(prof_db *db, bool json)
 {
 	kf_strbuf sb = KF_STRBUF_INIT;
 	size_t n = prof_db_count(db);
-	if (json)
-		kf_strbuf_addstr(&sb, "{\"profiles\": [");
-	else
+	kf_json j;
+	kf_json_init(&j, &sb, KF_JSON_SPACED);
+	if (json) {
+		kf_json_begin_object(&j);
+		kf_json_key(&j, "profiles");
+		kf_json_begin_array(&j);
+	} else
 		kf_strbuf_addf(&sb, "%-22s %-9s %s\n", "NAME", "KIND", "TITLE");
-	bool first = true;
 	for (int k = 0; k < 5; k++)
 		for (size_t i = 0; i < n; i++) {
 			const prof_profile *p = prof_db_get(db, i);
@@ -51,27 +55,33 @@ static int list_profiles(prof_db *db, bool json)
 			if ((int)p->kind != k)
 				continue;
 			if (json) {
-				kf_strbuf_addstr(&sb, first ? "\n  {\"name\": " : ",\n  {\"name\": ");
-				json_str(&sb, p->name);
-				kf_strbuf_addstr(&sb, ", \"kind\": ");
-				json_str(&sb, prof_kind_name(p->kind));
-				kf_strbuf_addstr(&sb, ", \"title\": ");
-				json_str(&sb, p->title);
-				kf_strbuf_addstr(&sb, ", \"file\": ");
-				json_str(&sb, p->loc.file);
-				kf_strbuf_addf(&sb, ", \"line\": %d", p->loc.line);
-				if (p->stem)
-					kf_strbuf_addf(&sb, ", \"template\": true, \"versions\": {\"min\": %ld, \"max\": %ld}",
-						       p->vmin, p->vmax);
-				kf_strbuf_addstr(&sb, "}");
+				kf_json_line(&j, "  ");
+				kf_json_begin_object(&j);
+				kf_json_kstr(&j, "name", p->name);
+				kf_json_kstr(&j, "kind", prof_kind_name(p->kind));
+				kf_json_kstr(&j, "title", p->title);
+				kf_json_kstr(&j, "file", p->loc.file);
+				kf_json_kint(&j, "line", p->loc.line);
+				if (p->stem) {
+					kf_json_kbool(&j, "template", true);
+					kf_json_key(&j, "versions");
+					kf_json_begin_object(&j);
+					kf_json_kint(&j, "min", p->vmin);
+					kf_json_kint(&j, "max", p->vmax);
+					kf_json_end_object(&j);
+				}
+				kf_json_end_object(&j);
 			} else {
 				kf_strbuf_addf(&sb, "%-22s %-9s %s\n", p->name, prof_kind_name(p->kind),
 					       p->title ? p->title : "");
 			}
-			first = false;
 		}
-	if (json)
-		kf_strbuf_addstr(&sb, "\n]}\n");
+	if (json) {
+		kf_json_raw(&j, "\n");
+		kf_json_end_array(&j);
+		kf_json_end_object(&j);
+		kf_strbuf_addch(&sb, '\n');
+	}
 	fputs(kf_strbuf_str(&sb), stdout);
 	kf_strbuf_release(&sb);
 	return KF_EXIT_OK;
@@ -83,71 +93,53 @@ static const char *want_kind(prof_want w)
 	return n[w];
 }
 
-static void json_req(kf_strbuf *sb, const prof_db *db, const prof_set *s, const prof_req *r,
+static void json_req(kf_json *j, const prof_db *db, const prof_set *s, const prof_req *r,
 		     uint32_t kver)
 {
 	char vb[16];
-	kf_strbuf_addstr(sb, "{\"symbol\": ");
-	json_str(sb, r->key);
-	kf_strbuf_addstr(sb, ", \"expr\": ");
-	json_str(sb, prof_req_expr(s->arena, r));
-	kf_strbuf_addstr(sb, ", \"alternatives\": [");
+	kf_json_begin_object(j);
+	kf_json_kstr(j, "symbol", r->key);
+	kf_json_kstr(j, "expr", prof_req_expr(s->arena, r));
+	kf_json_key(j, "alternatives");
+	kf_json_begin_array(j);
 	for (size_t k = 0; k < r->nalts; k++) {
 		const prof_alt *a = &r->alts[k];
-		kf_strbuf_addstr(sb, k ? ", {\"name\": " : "{\"name\": ");
-		json_str(sb, a->sym);
-		kf_strbuf_addstr(sb, ", \"name_in_kernel\": ");
-		json_str(sb, prof_sym_for_kver(db, a->sym, kver));
-		kf_strbuf_addstr(sb, ", \"want\": ");
-		json_str(sb, want_kind(a->want));
-		kf_strbuf_addstr(sb, ", \"value\": ");
-		json_str(sb, a->value);
-		kf_strbuf_addstr(sb, ", \"wanted\": ");
-		json_str(sb, prof_alt_wanted(s->arena, a, r->boot, s->initramfs));
-		kf_strbuf_addstr(sb, "}");
+		kf_json_begin_object(j);
+		kf_json_kstr(j, "name", a->sym);
+		kf_json_kstr(j, "name_in_kernel", prof_sym_for_kver(db, a->sym, kver));
+		kf_json_kstr(j, "want", want_kind(a->want));
+		kf_json_kstr(j, "value", a->value);
+		kf_json_kstr(j, "wanted", prof_alt_wanted(s->arena, a, r->boot, s->initramfs));
+		kf_json_end_object(j);
 	}
-	kf_strbuf_addf(sb, "], \"level\": \"%s\", \"boot\": %s, \"override\": %s",
-		       prof_level_name(r->level), r->boot ? "true" : "false",
-		       r->override ? "true" : "false");
-	kf_strbuf_addstr(sb, ", \"when\": {\"kernel_min\": ");
-	json_str(sb, r->cond.kmin ? kf_kver_format(r->cond.kmin, vb) : NULL);
-	kf_strbuf_addstr(sb, ", \"kernel_below\": ");
-	json_str(sb, r->cond.kmax ? kf_kver_format(r->cond.kmax, vb) : NULL);
-	kf_strbuf_addstr(sb, ", \"arch\": [");
-	for (size_t k = 0; k < r->cond.narch; k++) {
-		if (k)
-			kf_strbuf_addstr(sb, ", ");
-		json_str(sb, r->cond.arch[k]);
-	}
-	kf_strbuf_addstr(sb, "], \"if\": ");
-	json_str(sb, r->cond.if_sym);
-	kf_strbuf_addstr(sb, "}, \"reason\": ");
-	json_str(sb, r->reason);
-	kf_strbuf_addstr(sb, ", \"sources\": [");
-	for (size_t k = 0; k < r->nsources; k++) {
-		if (k)
-			kf_strbuf_addstr(sb, ", ");
-		json_str(sb, r->sources[k]);
-	}
-	kf_strbuf_addstr(sb, "], \"file\": ");
-	json_str(sb, r->loc.file);
-	kf_strbuf_addf(sb, ", \"line\": %d, \"col\": %d, \"profile\": ", r->loc.line, r->loc.col);
-	json_str(sb, r->profile);
-	kf_strbuf_addstr(sb, ", \"chain\": [");
-	for (size_t k = 0; k < r->nchain; k++) {
-		if (k)
-			kf_strbuf_addstr(sb, ", ");
-		json_str(sb, r->chain[k]);
-	}
-	kf_strbuf_addstr(sb, "], \"shadowed_by\": ");
+	kf_json_end_array(j);
+	kf_json_kstr(j, "level", prof_level_name(r->level));
+	kf_json_kbool(j, "boot", r->boot);
+	kf_json_kbool(j, "override", r->override);
+	kf_json_key(j, "when");
+	kf_json_begin_object(j);
+	kf_json_kstr(j, "kernel_min", r->cond.kmin ? kf_kver_format(r->cond.kmin, vb) : NULL);
+	kf_json_kstr(j, "kernel_below", r->cond.kmax ? kf_kver_format(r->cond.kmax, vb) : NULL);
+	kf_json_kstrs(j, "arch", r->cond.arch, r->cond.narch);
+	kf_json_kstr(j, "if", r->cond.if_sym);
+	kf_json_end_object(j);
+	kf_json_kstr(j, "reason", r->reason);
+	kf_json_kstrs(j, "sources", r->sources, r->nsources);
+	kf_json_kstr(j, "file", r->loc.file);
+	kf_json_kint(j, "line", r->loc.line);
+	kf_json_kint(j, "col", r->loc.col);
+	kf_json_kstr(j, "profile", r->profile);
+	kf_json_kstrs(j, "chain", r->chain, r->nchain);
+	kf_json_key(j, "shadowed_by");
 	if (r->shadowed_by) {
-		kf_strbuf_addstr(sb, "{\"file\": ");
-		json_str(sb, r->shadowed_by->loc.file);
-		kf_strbuf_addf(sb, ", \"line\": %d}", r->shadowed_by->loc.line);
+		kf_json_begin_object(j);
+		kf_json_kstr(j, "file", r->shadowed_by->loc.file);
+		kf_json_kint(j, "line", r->shadowed_by->loc.line);
+		kf_json_end_object(j);
 	} else {
-		kf_strbuf_addstr(sb, "null");
+		kf_json_null(j);
 	}
-	kf_strbuf_addstr(sb, "}");
+	kf_json_end_object(j);
 }
 
 static void text_chain(kf_strbuf *sb, const prof_req *r)
@@ -168,54 +160,48 @@ static int show_profiles(prof_db *db, profcli_opts *po, uint32_t kver, const cha
 	char vb[16];
 	size_t nreq = 0, nrec = 0;
 	if (json) {
-		kf_strbuf_addstr(&sb, "{\"profiles\": [");
+		kf_json j;
+		kf_json_init(&j, &sb, KF_JSON_SPACED);
+		kf_json_begin_object(&j);
+		kf_json_key(&j, "profiles");
+		kf_json_begin_array(&j);
 		for (size_t i = 0; i < s->nnames; i++) {
 			long param;
 			const prof_profile *p = prof_db_find(db, s->names[i], &param, NULL);
-			kf_strbuf_addstr(&sb, i ? ", {\"name\": " : "{\"name\": ");
-			json_str(&sb, s->names[i]);
-			kf_strbuf_addstr(&sb, ", \"kind\": ");
-			json_str(&sb, prof_kind_name(p->kind));
-			kf_strbuf_addstr(&sb, ", \"title\": ");
-			json_str(&sb, p->title);
-			kf_strbuf_addstr(&sb, ", \"inherit\": ");
-			json_str(&sb, p->inherit);
-			kf_strbuf_addstr(&sb, ", \"sources\": [");
-			for (size_t k = 0; k < p->nsources; k++) {
-				if (k)
-					kf_strbuf_addstr(&sb, ", ");
-				json_str(&sb, p->sources[k]);
-			}
-			kf_strbuf_addstr(&sb, "]}");
+			kf_json_begin_object(&j);
+			kf_json_kstr(&j, "name", s->names[i]);
+			kf_json_kstr(&j, "kind", prof_kind_name(p->kind));
+			kf_json_kstr(&j, "title", p->title);
+			kf_json_kstr(&j, "inherit", p->inherit);
+			kf_json_kstrs(&j, "sources", p->sources, p->nsources);
+			kf_json_end_object(&j);
 		}
-		kf_strbuf_addstr(&sb, "], \"kernel\": ");
-		json_str(&sb, kver ? kf_kver_format(kver, vb) : NULL);
-		kf_strbuf_addstr(&sb, ", \"arch\": ");
-		json_str(&sb, arch);
-		kf_strbuf_addstr(&sb, ", \"init\": ");
-		json_str(&sb, s->init);
-		kf_strbuf_addstr(&sb, ", \"lsm\": ");
-		json_str(&sb, s->lsm);
-		kf_strbuf_addstr(&sb, ", \"firewall\": ");
-		json_str(&sb, s->firewall);
-		kf_strbuf_addf(&sb, ", \"initramfs\": \"%s\"",
-			       s->initramfs == PROF_INITRAMFS_YES ? "yes"
-			       : s->initramfs == PROF_INITRAMFS_NO ? "no" : "unknown");
-		kf_strbuf_addstr(&sb, ", \"ships_kernel\": {\"min\": ");
-		json_str(&sb, s->kmin ? kf_kver_format(s->kmin, vb) : NULL);
-		kf_strbuf_addstr(&sb, ", \"below\": ");
-		json_str(&sb, s->kmax ? kf_kver_format(s->kmax, vb) : NULL);
-		kf_strbuf_addstr(&sb, "}, \"requirements\": [");
-		bool first = true;
+		kf_json_end_array(&j);
+		kf_json_kstr(&j, "kernel", kver ? kf_kver_format(kver, vb) : NULL);
+		kf_json_kstr(&j, "arch", arch);
+		kf_json_kstr(&j, "init", s->init);
+		kf_json_kstr(&j, "lsm", s->lsm);
+		kf_json_kstr(&j, "firewall", s->firewall);
+		kf_json_kstr(&j, "initramfs", s->initramfs == PROF_INITRAMFS_YES ? "yes"
+					      : s->initramfs == PROF_INITRAMFS_NO ? "no" : "unknown");
+		kf_json_key(&j, "ships_kernel");
+		kf_json_begin_object(&j);
+		kf_json_kstr(&j, "min", s->kmin ? kf_kver_format(s->kmin, vb) : NULL);
+		kf_json_kstr(&j, "below", s->kmax ? kf_kver_format(s->kmax, vb) : NULL);
+		kf_json_end_object(&j);
+		kf_json_key(&j, "requirements");
+		kf_json_begin_array(&j);
 		for (size_t i = 0; i < s->n; i++) {
 			const prof_req *r = s->reqs[i];
 			if (kver && !prof_req_applies(r, kver, arch))
 				continue;
-			kf_strbuf_addstr(&sb, first ? "\n  " : ",\n  ");
-			json_req(&sb, db, s, r, kver);
-			first = false;
+			kf_json_line(&j, "  ");
+			json_req(&j, db, s, r, kver);
 		}
-		kf_strbuf_addstr(&sb, "\n]}\n");
+		kf_json_raw(&j, "\n");
+		kf_json_end_array(&j);
+		kf_json_end_object(&j);
+		kf_strbuf_addch(&sb, '\n');
 		fputs(kf_strbuf_str(&sb), stdout);
 		kf_strbuf_release(&sb);
 		prof_set_free(s);

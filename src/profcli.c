@@ -5,7 +5,6 @@
  * <binary>/../share/kfit/profiles (installed).
  */
 #include "profcli.h"
-#include "kfit/json.h"
 #include "cli.h"
 
 #include <limits.h>
@@ -165,10 +164,4 @@ void profcli_release(profcli_opts *o)
 	free(o->locals);
 	free(o->names);
 	memset(o, 0, sizeof(*o));
-}
-
-void json_str(kf_strbuf *sb, const char *s)
-{
-	/* lib/json.c: control characters escaped, invalid UTF-8 replaced */
-	kf_json_str(sb, s);
 }

@@ -36,9 +36,6 @@ const char *profcli_optval(int argc, char **argv, int *i, const char *shortopt,
 prof_db *profcli_load(profcli_opts *o);
 void profcli_release(profcli_opts *o);
 
-/* Append s as a JSON string (quoted, escaped); NULL becomes null. */
-void json_str(kf_strbuf *sb, const char *s);
-
 /* `profiles` helpers that read kernel trees (src/profiles_tree.c). */
 int profiles_tree_kver(const char *tree, uint32_t *kver);
 int profiles_lint_trees(prof_db *db, const char **trees, size_t ntrees, const char *arch);

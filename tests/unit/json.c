@@ -41,6 +41,101 @@ static const struct jcase cases[] = {
 	C("f5-ff", "\xf5\xff", "\"\xef\xbf\xbd\xef\xbf\xbd\""),
 };
 
+static int wcheck(const char *name, kf_json *j, int want_finish, const char *want)
+{
+	bool ok = kf_json_finish(j) == want_finish && !strcmp(kf_strbuf_str(j->sb), want);
+	printf("%s writer-%s\n", ok ? "ok" : "not ok", name);
+	if (!ok)
+		printf("  got %s (finish %d)\n  want %s\n", kf_strbuf_str(j->sb),
+		       kf_json_finish(j), want);
+	kf_strbuf_release(j->sb);
+	return !ok;
+}
+
+/* The writer: commas, spacing, nesting, line layout, misuse detected. */
+static int writer_tests(void)
+{
+	int failed = 0;
+	kf_strbuf sb = KF_STRBUF_INIT;
+	kf_json j;
+	static const char *const two[] = {"a", NULL};
+
+	for (int style = 0; style < 2; style++) {
+		kf_json_init(&j, &sb, style ? KF_JSON_SPACED : KF_JSON_COMPACT);
+		kf_json_begin_object(&j);
+		kf_json_kstr(&j, "s", "q\"");
+		kf_json_kint(&j, "i", -3);
+		kf_json_kuint(&j, "u", 18446744073709551615ull);
+		kf_json_kbool(&j, "b", false);
+		kf_json_key(&j, "n");
+		kf_json_null(&j);
+		kf_json_kstrs(&j, "v", two, 2);
+		kf_json_key(&j, "e");
+		kf_json_begin_array(&j);
+		kf_json_end_array(&j);
+		kf_json_key(&j, "o");
+		kf_json_begin_object(&j);
+		kf_json_end_object(&j);
+		kf_json_end_object(&j);
+		failed += wcheck(style ? "spaced" : "compact", &j, 0,
+				 style ? "{\"s\": \"q\\\"\", \"i\": -3, \"u\": 18446744073709551615, "
+					 "\"b\": false, \"n\": null, \"v\": [\"a\", null], \"e\": [], \"o\": {}}"
+				       : "{\"s\":\"q\\\"\",\"i\":-3,\"u\":18446744073709551615,"
+					 "\"b\":false,\"n\":null,\"v\":[\"a\",null],\"e\":[],\"o\":{}}");
+	}
+
+	/* one element a line, a member on a new line, a raw break before ] */
+	kf_json_init(&j, &sb, KF_JSON_SPACED);
+	kf_json_begin_object(&j);
+	kf_json_kint(&j, "a", 1);
+	kf_json_line(&j, " ");
+	kf_json_key(&j, "l");
+	kf_json_begin_array(&j);
+	for (int i = 0; i < 2; i++) {
+		kf_json_line(&j, "  ");
+		kf_json_begin_object(&j);
+		kf_json_kint(&j, "x", i);
+		kf_json_end_object(&j);
+	}
+	kf_json_raw(&j, "\n");
+	kf_json_end_array(&j);
+	kf_json_end_object(&j);
+	failed += wcheck("lines", &j, 0, "{\"a\": 1,\n \"l\": [\n  {\"x\": 0},\n  {\"x\": 1}\n]}");
+
+	kf_json_init(&j, &sb, KF_JSON_COMPACT);
+	kf_json_begin_object(&j);
+	kf_json_string(&j, "no key");
+	kf_json_end_object(&j);
+	failed += wcheck("member-without-key", &j, -1, "{\"no key\"}");
+
+	kf_json_init(&j, &sb, KF_JSON_COMPACT);
+	kf_json_begin_array(&j);
+	kf_json_key(&j, "k");
+	kf_json_end_array(&j);
+	failed += wcheck("key-in-array", &j, -1, "[]");
+
+	kf_json_init(&j, &sb, KF_JSON_COMPACT);
+	kf_json_begin_array(&j);
+	kf_json_begin_object(&j);
+	kf_json_end_array(&j);
+	failed += wcheck("mismatched-close", &j, -1, "[{]");
+
+	kf_json_init(&j, &sb, KF_JSON_COMPACT);
+	kf_json_begin_array(&j);
+	failed += wcheck("unclosed", &j, -1, "[");
+
+	kf_json_init(&j, &sb, KF_JSON_COMPACT);
+	failed += wcheck("empty", &j, -1, "");
+
+	kf_json_init(&j, &sb, KF_JSON_COMPACT);
+	for (int i = 0; i < KF_JSON_MAX_DEPTH + 2; i++)
+		kf_json_begin_array(&j);
+	/* past the limit the text is not JSON: finish says so */
+	failed += wcheck("too-deep", &j, -1,
+			 "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[,[,[");
+	return failed;
+}
+
 int main(void)
 {
 	int failed = 0;
@@ -68,5 +163,6 @@ int main(void)
 	printf("%s null\n", ok ? "ok" : "not ok");
 	failed += !ok;
 	kf_strbuf_release(&sb);
+	failed += writer_tests();
 	return failed ? 1 : 0;
 }
