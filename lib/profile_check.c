@@ -29,12 +29,15 @@ bool prof_alt_holds(const prof_alt *alt, const char *v, bool boot, int initramfs
 		/* an absent string symbol is invisible: its value is "" */
 		return v ? !strcmp(v, alt->value) : !*alt->value;
 	case PROF_WANT_NUMBER:
+	case PROF_WANT_AT_LEAST:
 		if (!v || !*v)
 			return false;
 		char *end;
 		long long a = strtoll(v, &end, 0);
 		if (*end)
 			return false;
+		if (alt->want == PROF_WANT_AT_LEAST)
+			return a >= strtoll(alt->value, NULL, 0);
 		return a == strtoll(alt->value, NULL, 0);
 	}
 	return false;

@@ -581,6 +581,8 @@ const char *prof_alt_wanted(kf_arena *a, const prof_alt *alt, bool boot, int ini
 		return quoted(a, alt->value);
 	case PROF_WANT_NUMBER:
 		return alt->value;
+	case PROF_WANT_AT_LEAST:
+		return kf_arena_printf(a, ">=%s", alt->value);
 	}
 	return "?";
 }
@@ -607,6 +609,9 @@ const char *prof_req_expr(kf_arena *a, const prof_req *r)
 			break;
 		case PROF_WANT_NUMBER:
 			kf_strbuf_addf(&sb, "=%s", al->value);
+			break;
+		case PROF_WANT_AT_LEAST:
+			kf_strbuf_addf(&sb, ">=%s", al->value);
 			break;
 		}
 	}

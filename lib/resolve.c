@@ -778,6 +778,10 @@ static bool need_alt(rs *R, const prof_alt *a, bool boot)
 		return need_str(R, s, a->value, false);
 	case PROF_WANT_NUMBER:
 		return need_str(R, s, a->value, true);
+	case PROF_WANT_AT_LEAST:
+		if (prof_alt_holds(a, shown(R->t, s), boot, R->initramfs))
+			return true;
+		return need_str(R, s, a->value, true);
 	}
 	return false;
 }

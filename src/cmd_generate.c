@@ -121,21 +121,19 @@ out:
 /* Turn detected hardware requirements into requirements of the set. */
 static void add_hardware(prof_set *set, const kf_detect *det)
 {
-	size_t extra = 0;
-	for (size_t i = 0; i < det->nhw; i++)
-		if (det->hw[i].want != KF_HW_AT_LEAST)
-			extra++;
-	prof_req **reqs = kf_arena_alloc(set->arena, (set->n + extra + 1) * sizeof(*reqs));
+	prof_req **reqs = kf_arena_alloc(set->arena, (set->n + det->nhw + 1) * sizeof(*reqs));
 	memcpy(reqs, set->reqs, set->n * sizeof(*reqs));
 	size_t n = set->n;
 	for (size_t i = 0; i < det->nhw; i++) {
 		const kf_hwreq *h = &det->hw[i];
-		if (h->want == KF_HW_AT_LEAST)
-			continue;
 		prof_req *r = kf_arena_alloc(set->arena, sizeof(*r));
 		prof_alt *a = kf_arena_alloc(set->arena, sizeof(*a));
 		a->sym = kf_arena_strdup(set->arena, h->symbol);
-		a->want = h->want == KF_HW_BUILTIN ? PROF_WANT_BUILTIN : PROF_WANT_ENABLED;
+		if (h->want == KF_HW_AT_LEAST) {
+			a->want = PROF_WANT_AT_LEAST;
+			a->value = kf_arena_printf(set->arena, "%ld", h->min);
+		} else
+			a->want = h->want == KF_HW_BUILTIN ? PROF_WANT_BUILTIN : PROF_WANT_ENABLED;
 		r->alts = a;
 		r->nalts = 1;
 		r->level = h->level == KF_HW_REQUIRE ? PROF_REQUIRE : PROF_RECOMMEND;
@@ -150,29 +148,6 @@ static void add_hardware(prof_set *set, const kf_detect *det)
 	}
 	set->reqs = reqs;
 	set->n = n;
-}
-
-/* NR_CPUS and friends: at least the number the machine has. */
-static int apply_at_least(kc_tree *t, const kf_detect *det, kf_diags *d)
-{
-	int rc = 0;
-	for (size_t i = 0; i < det->nhw; i++) {
-		const kf_hwreq *h = &det->hw[i];
-		if (h->want != KF_HW_AT_LEAST)
-			continue;
-		const char *v = kf_sym_value(t, h->symbol);
-		if (v && strtol(v, NULL, 0) >= h->min)
-			continue;
-		char num[32];
-		snprintf(num, sizeof(num), "%ld", h->min);
-		if (kf_sym_set(t, h->symbol, num) < 0 ||
-		    !(v = kf_sym_value(t, h->symbol)) || strtol(v, NULL, 0) < h->min) {
-			kf_diag_add(d, KF_ERROR, NULL, 0, 0, "cannot set CONFIG_%s to at least %ld: %s",
-				    h->symbol, h->min, h->reason ? h->reason : "");
-			rc = 1;
-		}
-	}
-	return rc;
 }
 
 static void print_json(const kf_gen_result *r, const char *out, bool written,
@@ -497,8 +472,6 @@ int cmd_generate(int argc, char **argv)
 	int g = kf_generate(&go, snap, &res, &d);
 	if (g < 0)
 		goto fail;
-	if (det)
-		g |= apply_at_least(t, det, &d);
 	bool write = g == 0 || force;
 	cli_print_diags(&d);
 	kf_diags_release(&d);

@@ -89,7 +89,8 @@ static int list_profiles(prof_db *db, bool json)
 
 static const char *want_kind(prof_want w)
 {
-	static const char *const n[] = {"enabled", "builtin", "off", "string", "number"};
+	static const char *const n[] = {"enabled", "builtin", "off", "string", "number",
+					"at_least"};
 	return n[w];
 }
 

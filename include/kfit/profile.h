@@ -40,6 +40,8 @@ typedef enum prof_want {
 	PROF_WANT_OFF,     /* n, "is not set", or absent (SYMBOL=n) */
 	PROF_WANT_STRING,  /* exactly this string; "" also holds when absent */
 	PROF_WANT_NUMBER,  /* this int or hex value, compared as a number */
+	PROF_WANT_AT_LEAST, /* an int value at least this one (detection:
+			       NR_CPUS >= the CPUs; no profile syntax) */
 } prof_want;
 
 /* Whether the distro boots through an initramfs. */
