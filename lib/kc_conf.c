@@ -467,20 +467,14 @@ static int write_config(kc_tree *t, const kc_run_opts *o, kf_strbuf *msg)
 	int rc = 0;
 
 	if (!o->overwrite) {
-		kf_strbuf old = KF_STRBUF_INIT;
-		kf_diags tmp = KF_DIAGS_INIT;
-		if (kf_exists(name) && !kf_is_dir(name) &&
-		    kf_read_file(name, &old, &tmp) == 0 && old.len == text.len &&
-		    !memcmp(old.buf, text.buf, text.len)) {
+		/* only a regular file, raw bytes: never reads a pipe or a
+		 * FIFO, and a compressed .config is written back plain */
+		if (kf_file_same(name, text.buf, text.len)) {
 			kf_diag_raw(t->diags, KF_NOTE, "#\n# No change to %s\n#", name);
-			kf_strbuf_release(&old);
 			kf_strbuf_release(&text);
-			kf_diags_release(&tmp);
 			t->conf_changed = false;
 			return 0;
 		}
-		kf_strbuf_release(&old);
-		kf_diags_release(&tmp);
 	}
 	/* parent directory, as make_parent_dir() does */
 	char *dup = kf_xstrdup(name);

@@ -17,6 +17,7 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <time.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -569,10 +570,136 @@ static void sweep_stale_temps(const char *dir, const char *base)
 	closedir(dh);
 }
 
+#ifndef PROC_SUPER_MAGIC
+#define PROC_SUPER_MAGIC 0x9fa0
+#endif
+
+/*
+ * True when path leads through /proc: /proc/self/fd/N, /dev/fd/N, or a
+ * symbolic link to one such as /dev/stdout.  Such a path names a file
+ * that is already open (a pipe, a terminal, the file the shell redirected
+ * into): it is written through, never replaced by a rename.  *own_fd is
+ * set to N when the path names this process's own descriptor N, else -1.
+ */
+static bool through_proc(const char *path, int *own_fd)
+{
+	char cur[4096], buf[4096];
+	*own_fd = -1;
+	if (strlen(path) >= sizeof(cur))
+		return false;
+	strcpy(cur, path);
+	for (int hop = 0; hop < 40; hop++) {
+		char dirbuf[4096];
+		strcpy(dirbuf, cur);
+		char *dir = dirname(dirbuf);
+		struct statfs sf;
+		if (statfs(dir, &sf) == 0 && sf.f_type == PROC_SUPER_MAGIC) {
+			const char *base = strrchr(cur, '/') ? strrchr(cur, '/') + 1 : cur;
+			char *real = realpath(dir, NULL);
+			char self[64];
+			snprintf(self, sizeof(self), "/proc/%ld/fd", (long)getpid());
+			char *end;
+			long n = strtol(base, &end, 10);
+			if (real && !strcmp(real, self) && *base && !*end && n >= 0 &&
+			    n < 1 << 20)
+				*own_fd = (int)n;
+			free(real);
+			return true;
+		}
+		ssize_t r = readlink(cur, buf, sizeof(buf) - 1);
+		if (r < 0)
+			return false; /* not a link (or missing): the end */
+		buf[r] = 0;
+		if (buf[0] == '/') {
+			strcpy(cur, buf);
+		} else {
+			size_t dl = strlen(dir);
+			if (dl + 1 + (size_t)r >= sizeof(cur))
+				return false;
+			memmove(cur, dir, dl);
+			cur[dl] = '/';
+			memcpy(cur + dl + 1, buf, (size_t)r + 1);
+		}
+	}
+	return false;
+}
+
+/* Write to a file that is not replaced: a device, a FIFO, an open file
+ * named through /proc (own_fd: our own descriptor, written at its
+ * offset as the shell set it up, not reopened). */
+static int write_in_place(const char *path, int own_fd, const void *data,
+			  size_t len, kf_diags *d)
+{
+	int fd = own_fd;
+	if (fd >= 0) {
+		/* what stdio holds for that descriptor goes first */
+		if (fd == 1)
+			fflush(stdout);
+		else if (fd == 2)
+			fflush(stderr);
+	} else {
+		fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOCTTY);
+	}
+	if (fd < 0 || write_all(fd, data, len) < 0) {
+		kf_diag_add(d, KF_ERROR, path, 0, 0, "cannot write: %s",
+			    strerror(errno));
+		if (fd >= 0 && fd != own_fd)
+			close(fd);
+		return -1;
+	}
+	if (fd != own_fd && close(fd) < 0) {
+		kf_diag_add(d, KF_ERROR, path, 0, 0, "cannot write: %s",
+			    strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+bool kf_output_in_place(const char *path)
+{
+	int own;
+	struct stat st;
+	return through_proc(path, &own) ||
+	       (stat(path, &st) == 0 && !S_ISREG(st.st_mode));
+}
+
+bool kf_file_same(const char *path, const void *data, size_t len)
+{
+	int own;
+	if (through_proc(path, &own))
+		return false;
+	/* O_NONBLOCK: a FIFO put there meanwhile must not block the open */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0)
+		return false;
+	struct stat st;
+	bool same = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+		    (size_t)st.st_size == len;
+	const char *p = data;
+	size_t off = 0;
+	char buf[65536];
+	while (same && off < len) {
+		ssize_t r = read(fd, buf, sizeof(buf));
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0 || (size_t)r > len - off || memcmp(buf, p + off, (size_t)r))
+			same = false;
+		else
+			off += (size_t)r;
+	}
+	if (same && read(fd, buf, 1) != 0)
+		same = false; /* it grew meanwhile */
+	close(fd);
+	return same;
+}
+
 int kf_write_file_atomic(const char *path, const void *data, size_t len,
 			 bool keep_old, kf_diags *d)
 {
 	struct stat st;
+	int own_fd;
+	if (through_proc(path, &own_fd))
+		return write_in_place(path, own_fd, data, len, d);
 	int have = stat(path, &st) == 0;
 	if (have && !S_ISREG(st.st_mode)) {
 		if (S_ISDIR(st.st_mode)) {
@@ -580,20 +707,7 @@ int kf_write_file_atomic(const char *path, const void *data, size_t len,
 				    "is a directory, cannot write a file there");
 			return -1;
 		}
-		int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-		if (fd < 0 || write_all(fd, data, len) < 0) {
-			kf_diag_add(d, KF_ERROR, path, 0, 0, "cannot write: %s",
-				    strerror(errno));
-			if (fd >= 0)
-				close(fd);
-			return -1;
-		}
-		if (close(fd) < 0) {
-			kf_diag_add(d, KF_ERROR, path, 0, 0, "cannot write: %s",
-				    strerror(errno));
-			return -1;
-		}
-		return 0;
+		return write_in_place(path, -1, data, len, d);
 	}
 
 	char *dup = kf_xstrdup(path);

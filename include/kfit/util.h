@@ -123,11 +123,22 @@ int kf_read_file(const char *path, kf_strbuf *out, kf_diags *d);
  * Write data to path without ever leaving path missing or half-written:
  * write a temp file (mkstemp) beside it, fsync, keep the previous content
  * as "<path>.old" when keep_old, rename the temp over path.  A path that
- * exists and is not a regular file (a device, a FIFO, /dev/full) is written
- * in place.  Returns 0, or -1 with an error added to d.
+ * exists and is not a regular file (a device, a FIFO, /dev/full, a link to
+ * one) or that leads through /proc (/proc/self/fd/N, /dev/stdout: an open
+ * file) is written in place, never replaced; this process's own
+ * descriptor is written at its offset.  Returns 0, or -1 with an error
+ * added to d.
  */
 int kf_write_file_atomic(const char *path, const void *data, size_t len,
 			 bool keep_old, kf_diags *d);
+/* True when kf_write_file_atomic writes path in place (see above). */
+bool kf_output_in_place(const char *path);
+/*
+ * True when path is a regular file (not through /proc) whose bytes on
+ * disk are exactly data: never reads a FIFO, a device or a pipe, and
+ * compares raw bytes (a compressed file never equals its text).
+ */
+bool kf_file_same(const char *path, const void *data, size_t len);
 
 /* True when path exists and names a directory. */
 bool kf_is_dir(const char *path);
