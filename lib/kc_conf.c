@@ -165,7 +165,23 @@ static void conf_read_buf(kc_tree *t, const char *filename, const char *buf,
 			if (!line[0])
 				continue;
 		}
-		if (line[0] == '#') {
+		bool old_unset = false;
+		if (line[0] == '#' && t->old_conf_read) {
+			/* 5.10: any second character; "is not set" sets
+			 * bool/tristate symbols only, without a warning
+			 * for the others */
+			if (!line[1] || strncmp(line + 2, "CONFIG_", 7))
+				continue;
+			sym_name = line + 9;
+			p = strchr(sym_name, ' ');
+			if (!p)
+				continue;
+			*p++ = 0;
+			if (strncmp(p, "is not set", 10))
+				continue;
+			val = "n";
+			old_unset = true;
+		} else if (line[0] == '#') {
 			if (line[1] != ' ')
 				continue;
 			p = line + 2;
@@ -216,8 +232,14 @@ static void conf_read_buf(kc_tree *t, const char *filename, const char *buf,
 		if (sym->flags & def_flags)
 			conf_warning(&r, "override: reassigning to symbol %s",
 				     sym->name);
-		if (conf_set_sym_val(&r, sym, def, def_flags, val))
+		if (old_unset) {
+			if (sym->type == S_BOOLEAN || sym->type == S_TRISTATE) {
+				sym->def[def].tri = KC_NO;
+				sym->flags |= def_flags;
+			}
+		} else if (conf_set_sym_val(&r, sym, def, def_flags, val)) {
 			continue;
+		}
 
 		if (v2) {
 			kc_menu *choice = sym_get_choice_menu(t, sym);
@@ -334,7 +356,30 @@ static int conf_read(kc_tree *t, const char *name, const kc_run_opts *o,
 		rc = conf_read_simple(t, name, o->warn_unknown);
 	} else {
 		rc = conf_read_simple(t, o->config, o->warn_unknown);
-		if (rc) {
+		if (rc && kc_tree_before(t, 5, 13)) {
+			/* the defaults of the "option defconfig_list" symbol,
+			 * not KCONFIG_DEFCONFIG_LIST (b75b0a819af9, 5.13) */
+			t->conf_changed = true;
+			kc_sym *ds = t->defconfig_list_sym;
+			kc_prop *prop;
+			if (ds) {
+				for_all_defaults(ds, prop)
+				{
+					if (expr_calc_value(t, prop->visible.expr) == KC_NO ||
+					    prop->expr->type != E_SYMBOL)
+						continue;
+					kc_sym *ns = prop->expr->left.sym;
+					sym_calc_value(t, ns);
+					const char *s = sym_get_string_value(t, ns);
+					if (conf_read_simple(t, s, o->warn_unknown) == 0) {
+						kf_diag_raw(t->diags, KF_NOTE,
+							    "#\n# using defaults found in %s\n#", s);
+						rc = 0;
+						break;
+					}
+				}
+			}
+		} else if (rc) {
 			t->conf_changed = true;
 			const char *env = o->defconfig_list;
 			char *copy = env ? kf_xstrdup(env) : NULL;
@@ -440,6 +485,27 @@ static void conf_write_text(kc_tree *t, kf_strbuf *out)
 next:
 		if (menu->list) {
 			menu = menu->list;
+			continue;
+		}
+		if (t->old_end_of) {
+			/* 5.10: "# end of" only on the way up from a
+			 * menu's last child, whatever kind of menu */
+			if (menu->next) {
+				menu = menu->next;
+				continue;
+			}
+			while ((menu = menu->parent)) {
+				if (!menu->sym && menu_is_visible(t, menu) &&
+				    menu != &t->rootmenu) {
+					kf_strbuf_addf(out, "# end of %s\n",
+						       menu_get_prompt(menu));
+					need_newline = true;
+				}
+				if (menu->next) {
+					menu = menu->next;
+					break;
+				}
+			}
 			continue;
 		}
 end_check:
@@ -694,7 +760,9 @@ static bool set_all_new_symbols_v1(kc_tree *t, enum def_mode mode,
 				sym->def[S_DEF_USER].tri = KC_MOD;
 				break;
 			case def_no:
-				sym->def[S_DEF_USER].tri = KC_NO;
+				/* "option allnoconfig_y" (before 5.13) */
+				sym->def[S_DEF_USER].tri =
+					sym->flags & SYMBOL_ALLNOCONFIG_Y ? KC_YES : KC_NO;
 				break;
 			case def_random:
 				sym->def[S_DEF_USER].tri = random_value(t, sym, pr);
@@ -803,7 +871,7 @@ static void check_conf(kc_tree *t, kc_menu *menu, kf_strbuf *out)
 
 /* merge_config.sh -m: drop lines of the base naming a fragment's symbols,
  * then append an empty line and the fragment. */
-static void merge_fragment(kf_strbuf *base, const char *frag)
+static void merge_fragment(kf_strbuf *base, const char *frag, bool blank_line)
 {
 	kf_strbuf out = KF_STRBUF_INIT;
 	/* collect the fragment's symbol names */
@@ -847,7 +915,8 @@ static void merge_fragment(kf_strbuf *base, const char *frag)
 			kf_strbuf_add(&out, p, len);
 		p += len;
 	}
-	kf_strbuf_addch(&out, '\n');
+	if (blank_line) /* merge_config.sh's "echo >> $TMP_FILE" */
+		kf_strbuf_addch(&out, '\n');
 	kf_strbuf_addstr(&out, frag);
 	for (size_t i = 0; i < n; i++)
 		free(names[i]);
@@ -960,6 +1029,11 @@ int kc_compute(kc_tree *t, const kc_run_opts *o, kf_strbuf *out)
 {
 	struct probs pr = {50, 33, 33};
 	int rc;
+	/* a conf that does not know these variables ignores them */
+	kc_run_opts eff = *o;
+	eff.warn_unknown = o->warn_unknown && t->has_warn_unknown;
+	eff.werror = o->werror && t->has_werror;
+	o = &eff;
 
 	switch (o->mode) {
 	case KC_MODE_DEFCONFIG:
@@ -1000,7 +1074,10 @@ int kc_compute(kc_tree *t, const kc_run_opts *o, kf_strbuf *out)
 				clock_gettime(CLOCK_REALTIME, &ts);
 				seed = (unsigned)((ts.tv_sec + 1) * (ts.tv_nsec / 1000 + 1));
 			}
-			kf_strbuf_addf(out, "KCONFIG_SEED=0x%X\n", seed);
+			if (t->seed_to_stderr)
+				kf_diag_raw(t->diags, KF_NOTE, "KCONFIG_SEED=0x%X", seed);
+			else
+				kf_strbuf_addf(out, "KCONFIG_SEED=0x%X\n", seed);
 			kc_srand(t, seed);
 			if (parse_probability(o->probability, &pr, t) < 0)
 				return 1;
@@ -1037,6 +1114,15 @@ int kc_compute(kc_tree *t, const kc_run_opts *o, kf_strbuf *out)
 		kf_diags_release(&tmp);
 		kf_strbuf_release(&mk);
 		free(mkf);
+		/* merge_config.sh separates each fragment with an empty line
+		 * since 6.1's generation; 5.10's does not */
+		mkf = kf_xasprintf("%s/scripts/kconfig/merge_config.sh", t->srctree);
+		kf_strbuf_reset(&mk);
+		bool blank = kf_read_file(mkf, &mk, &tmp) != 0 ||
+			     strstr(mk.buf, "echo >> $TMP_FILE");
+		kf_diags_release(&tmp);
+		kf_strbuf_release(&mk);
+		free(mkf);
 		const char *bn = strrchr(o->config, '/');
 		bn = bn ? bn + 1 : o->config;
 		if (literal && strcmp(bn, ".config"))
@@ -1050,7 +1136,7 @@ int kc_compute(kc_tree *t, const kc_run_opts *o, kf_strbuf *out)
 			kf_strbuf fb = KF_STRBUF_INIT;
 			kf_diags tmp2 = KF_DIAGS_INIT;
 			if (kf_exists(fp) && kf_read_file(fp, &fb, &tmp2) == 0)
-				merge_fragment(&text, kf_strbuf_str(&fb));
+				merge_fragment(&text, kf_strbuf_str(&fb), blank);
 			kf_diags_release(&tmp2);
 			kf_strbuf_release(&fb);
 			free(fp);

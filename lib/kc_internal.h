@@ -92,6 +92,7 @@ typedef struct kc_expr_value {
 #define SYMBOL_DEF_USER 0x10000
 #define SYMBOL_DEF_AUTO 0x20000
 #define SYMBOL_NEED_SET_CHOICE_VALUES 0x100000
+#define SYMBOL_ALLNOCONFIG_Y 0x200000 /* "option allnoconfig_y" (before 5.13) */
 
 struct kc_sym {
 	kc_sym *next;            /* next symbol in the same hash bucket */
@@ -230,7 +231,23 @@ struct kc_tree {
 	int32_t rand_r[344 + 32]; /* state */
 	int rand_i;              /* position */
 	bool rand_seeded;        /* seeded yet */
+	/* older trees (docs/semantics.md, "5.10's generation") */
+	kc_sym *defconfig_list_sym; /* "option defconfig_list" (before 5.13) */
+	bool has_warn_unknown;   /* conf knows KCONFIG_WARN_UNKNOWN_SYMBOLS */
+	bool has_werror;         /* conf knows KCONFIG_WERROR */
+	bool old_end_of;         /* "# end of" only when leaving a menu's last
+				    child (no line for an empty menu) */
+	bool old_conf_read;      /* "#?CONFIG_X is not set" accepted, ignored
+				    for non-bool symbols */
+	bool seed_to_stderr;     /* randconfig prints KCONFIG_SEED on stderr */
 };
+
+/* The tree's version is known and older than MAJ.MIN. */
+static inline bool kc_tree_before(const kc_tree *t, int maj, int min)
+{
+	return t->kver[0] && (t->kver[0] < maj ||
+			      (t->kver[0] == maj && t->kver[1] < min));
+}
 
 /* ---- kc_expr.c ---- */
 kc_expr *expr_alloc_symbol(kc_tree *t, kc_sym *sym);

@@ -1044,7 +1044,7 @@ static bool parse_depends(kc_tree *t)
 	return true;
 }
 
-/* "option ..." of kernels before 5.1. */
+/* "option ..." of kernels before 5.13 (docs/semantics.md). */
 static void parse_option(kc_tree *t)
 {
 	char *w = NULL;
@@ -1058,7 +1058,21 @@ static void parse_option(kc_tree *t)
 		return;
 	}
 	if (!strcmp(w, "modules")) {
+		if (t->modules_sym)
+			parse_error(t, 0,
+				    "symbol '%s' redefines option 'modules' already defined by symbol '%s'",
+				    t->current_entry->sym->name, t->modules_sym->name);
 		t->modules_sym = t->current_entry->sym;
+	} else if (!strcmp(w, "defconfig_list")) {
+		/* menu_add_option_defconfig_list(): the symbol whose
+		 * defaults list the starting configs; never written */
+		if (!t->defconfig_list_sym)
+			t->defconfig_list_sym = t->current_entry->sym;
+		else if (t->defconfig_list_sym != t->current_entry->sym)
+			parse_error(t, 0, "trying to redefine defconfig symbol");
+		t->defconfig_list_sym->flags |= SYMBOL_NO_WRITE;
+	} else if (!strcmp(w, "allnoconfig_y")) {
+		t->current_entry->sym->flags |= SYMBOL_ALLNOCONFIG_Y;
 	} else if (!strcmp(w, "env") && accept(t, T_EQUAL) &&
 		   peek(t) == T_WORD_QUOTE) {
 		char *v = take(t);
@@ -1070,7 +1084,7 @@ static void parse_option(kc_tree *t)
 				      NULL, FILE_LINE);
 		free(v);
 	} else {
-		/* defconfig_list, allnoconfig_y: accepted, no effect here */
+		/* other names: accepted, no effect */
 		if (peek(t) == T_EQUAL) {
 			free(take(t));
 			free(take(t));

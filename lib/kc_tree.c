@@ -252,6 +252,14 @@ int kc_env_setup(kc_tree *t, kf_diags *d)
 		pp_setenv(t, "CLANG_FLAGS", kf_strbuf_str(&cf));
 		kf_strbuf_release(&cf);
 	}
+	if (kc_tree_before(t, 5, 13)) {
+		/* the top Makefile exports it; 5.10's DEFCONFIG_LIST
+		 * symbol reads it */
+		char *def = kc_default_defconfig(t);
+		const char *b = strrchr(def, '/');
+		pp_setenv(t, "KBUILD_DEFCONFIG", b ? b + 1 : def);
+		free(def);
+	}
 	return 0;
 }
 
@@ -285,6 +293,50 @@ static int choice_check_sanity(kc_tree *t, kc_menu *menu)
 		}
 	}
 	return ret;
+}
+
+/* Read scripts/kconfig/NAME of the tree into sb; false when absent. */
+static bool read_conf_source(kc_tree *t, const char *name, kf_strbuf *sb)
+{
+	kf_diags tmp = KF_DIAGS_INIT;
+	char *p = kf_xasprintf("%s/scripts/kconfig/%s", t->srctree, name);
+	bool ok = kf_exists(p) && kf_read_file(p, sb, &tmp) == 0;
+	kf_diags_release(&tmp);
+	free(p);
+	return ok;
+}
+
+/*
+ * conf behaviours that changed between 5.10 and 6.1 at releases not pinned
+ * down here, and that stable trees got by backport (Debian's 6.1 has
+ * KCONFIG_WARN_UNKNOWN_SYMBOLS and KCONFIG_WERROR, upstream 6.5): for a
+ * tree before 6.1 the tree's own scripts/kconfig sources decide; without
+ * those sources (a test tree) a tree before 6.1 has the 5.10 behaviour.
+ * Trees from 6.1 on always have the new one.
+ */
+static void detect_conf_features(kc_tree *t)
+{
+	if (!kc_tree_before(t, 6, 1)) {
+		t->has_warn_unknown = t->has_werror = true;
+		return;
+	}
+	kf_strbuf cd = KF_STRBUF_INIT, sy = KF_STRBUF_INIT, cf = KF_STRBUF_INIT;
+	if (read_conf_source(t, "confdata.c", &cd) &&
+	    read_conf_source(t, "symbol.c", &sy) &&
+	    read_conf_source(t, "conf.c", &cf)) {
+		const char *c = kf_strbuf_str(&cd);
+		t->has_warn_unknown = strstr(c, "KCONFIG_WARN_UNKNOWN_SYMBOLS") != NULL;
+		t->has_werror = strstr(c, "KCONFIG_WERROR") ||
+				strstr(kf_strbuf_str(&sy), "KCONFIG_WERROR");
+		t->old_end_of = !strstr(c, "end_check:");
+		t->old_conf_read = !strstr(c, "if (line[1] != ' ')");
+		t->seed_to_stderr = strstr(kf_strbuf_str(&cf), "stderr, \"KCONFIG_SEED") != NULL;
+	} else {
+		t->old_end_of = t->old_conf_read = t->seed_to_stderr = true;
+	}
+	kf_strbuf_release(&cd);
+	kf_strbuf_release(&sy);
+	kf_strbuf_release(&cf);
 }
 
 kc_tree *kc_tree_load(const kc_load_opts *o, kf_diags *d)
@@ -323,6 +375,7 @@ kc_tree *kc_tree_load(const kc_load_opts *o, kf_diags *d)
 			 ? KC_SEM_V2
 			 : KC_SEM_V1;
 	t->hashsize = t->sem == KC_SEM_V2 ? 16384 : 9973;
+	detect_conf_features(t);
 	t->hash = kf_arena_alloc(t->arena, t->hashsize * sizeof(kc_sym *));
 
 	if (kc_parse(t, "Kconfig") < 0) {
