@@ -1114,11 +1114,12 @@ int kc_compute(kc_tree *t, const kc_run_opts *o, kf_strbuf *out)
 		kf_diags_release(&tmp);
 		kf_strbuf_release(&mk);
 		free(mkf);
-		/* merge_config.sh separates each fragment with an empty line
-		 * since 6.1's generation; 5.10's does not */
+		/* 6.1's merge_config.sh puts an empty line before each
+		 * fragment; 5.10's does not (older trees: as their script) */
 		mkf = kf_xasprintf("%s/scripts/kconfig/merge_config.sh", t->srctree);
 		kf_strbuf_reset(&mk);
-		bool blank = kf_read_file(mkf, &mk, &tmp) != 0 ||
+		bool blank = !kc_tree_before(t, 6, 1) ||
+			     kf_read_file(mkf, &mk, &tmp) != 0 ||
 			     strstr(mk.buf, "echo >> $TMP_FILE");
 		kf_diags_release(&tmp);
 		kf_strbuf_release(&mk);
