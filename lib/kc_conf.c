@@ -451,7 +451,53 @@ static void print_symbol(kc_tree *t, kf_strbuf *out, kc_sym *sym,
 	kf_strbuf_addch(out, '\n');
 }
 
-static void conf_write_text(kc_tree *t, kf_strbuf *out)
+/* 7.x conf's user value (as written in the .config) of sym. */
+static const char *user_value_string(kc_sym *sym)
+{
+	switch (sym->type) {
+	case S_BOOLEAN:
+	case S_TRISTATE:
+		return sym->def[S_DEF_USER].tri == KC_YES  ? "y"
+		       : sym->def[S_DEF_USER].tri == KC_MOD ? "m"
+							    : "n";
+	default:
+		return sym->def[S_DEF_USER].val ? sym->def[S_DEF_USER].val : "";
+	}
+}
+
+/*
+ * 7.x KCONFIG_WARN_CHANGED_INPUT: add sym to the list of user values
+ * Kconfig changed (warn, when not NULL, collects the block conf prints
+ * after writing).
+ */
+static void note_changed_input(kc_tree *t, kc_sym *sym, kf_strbuf *warn)
+{
+	if (!warn || !sym_has_value(sym) || sym->type == S_UNKNOWN)
+		return;
+	bool changed;
+	if (sym->type == S_BOOLEAN || sym->type == S_TRISTATE)
+		changed = sym->def[S_DEF_USER].tri != sym_get_tristate_value(sym);
+	else
+		changed = strcmp(user_value_string(sym),
+				 sym_get_string_value(t, sym)) != 0;
+	if (!changed)
+		return;
+	if (!warn->len)
+		kf_strbuf_addstr(warn, "warning: user-provided values changed by Kconfig:");
+	kf_strbuf_addf(warn, "\n  CONFIG_%s: %s -> %s", sym->name,
+		       user_value_string(sym), sym_get_string_value(t, sym));
+}
+
+/* The collected KCONFIG_WARN_CHANGED_INPUT block, if any, as a warning. */
+static void flush_changed_input(kc_tree *t, kf_strbuf *warn)
+{
+	if (warn && warn->len)
+		kf_diag_raw(t->diags, KF_WARNING, "%s", warn->buf);
+	if (warn)
+		kf_strbuf_release(warn);
+}
+
+static void conf_write_text(kc_tree *t, kf_strbuf *out, kf_strbuf *warn)
 {
 	kc_menu *menu;
 	kc_sym *sym;
@@ -473,6 +519,7 @@ static void conf_write_text(kc_tree *t, kf_strbuf *out)
 			need_newline = false;
 		} else if (!sym_is_choice(sym) && !(sym->flags & SYMBOL_WRITTEN)) {
 			sym_calc_value(t, sym);
+			note_changed_input(t, sym, warn);
 			if (!(sym->flags & SYMBOL_WRITE))
 				goto next;
 			if (need_newline) {
@@ -528,7 +575,10 @@ end_check:
 static int write_config(kc_tree *t, const kc_run_opts *o, kf_strbuf *msg)
 {
 	kf_strbuf text = KF_STRBUF_INIT;
-	conf_write_text(t, &text);
+	kf_strbuf warn = KF_STRBUF_INIT;
+	bool wci = o->warn_changed_input && t->has_warn_changed;
+	conf_write_text(t, &text, wci ? &warn : NULL);
+	flush_changed_input(t, wci ? &warn : NULL);
 	const char *name = o->config;
 	int rc = 0;
 
@@ -560,12 +610,17 @@ static int write_config(kc_tree *t, const kc_run_opts *o, kf_strbuf *msg)
 	return rc;
 }
 
-static int write_defconfig(kc_tree *t, const char *filename)
+static int write_defconfig(kc_tree *t, const char *filename, bool wci)
 {
 	kf_strbuf out = KF_STRBUF_INIT;
 	kc_menu *menu;
 	kc_sym *sym;
 	bool v2 = t->sem == KC_SEM_V2;
+	/* 7.x: each symbol once (SYMBOL_WRITTEN), for its changed-input line */
+	bool once = t->has_warn_changed;
+	kf_strbuf warn = KF_STRBUF_INIT;
+	kf_strbuf *w = wci && once ? &warn : NULL;
+	unsigned i;
 
 	sym_clear_all_valid(t);
 	for (menu = menu_next(&t->rootmenu, &t->rootmenu); menu;
@@ -576,9 +631,13 @@ static int write_defconfig(kc_tree *t, const char *filename)
 			menu_is_visible(t, menu);
 			continue;
 		}
-		if (!sym || sym_is_choice(sym))
+		if (!sym || sym_is_choice(sym) ||
+		    (once && (sym->flags & SYMBOL_WRITTEN)))
 			continue;
 		sym_calc_value(t, sym);
+		note_changed_input(t, sym, w);
+		if (once)
+			sym->flags |= SYMBOL_WRITTEN;
 		if (!(sym->flags & SYMBOL_WRITE))
 			continue;
 		sym->flags &= ~SYMBOL_WRITE;
@@ -605,8 +664,11 @@ static int write_defconfig(kc_tree *t, const char *filename)
 		}
 		print_symbol(t, &out, sym, OUTPUT_N_AS_UNSET);
 	}
+	if (once)
+		for_all_symbols(t, i, sym) sym->flags &= ~SYMBOL_WRITTEN;
 	int rc = kf_write_file_atomic(filename, out.buf ? out.buf : "", out.len,
 				      false, t->diags);
+	flush_changed_input(t, w);
 	kf_strbuf_release(&out);
 	return rc;
 }
@@ -1102,7 +1164,10 @@ int kc_compute(kc_tree *t, const kc_run_opts *o, kf_strbuf *out)
 			return rc;
 		set_all_new_symbols(t, def_no, &pr);
 		kf_strbuf text = KF_STRBUF_INIT;
-		conf_write_text(t, &text);
+		kf_strbuf warn = KF_STRBUF_INIT;
+		bool wci = o->warn_changed_input && t->has_warn_changed;
+		conf_write_text(t, &text, wci ? &warn : NULL);
+		flush_changed_input(t, wci ? &warn : NULL);
 		/* kernels whose Makefile merges into a literal ".config"
 		 * (6.1) start from an empty file unless the config is named
 		 * .config; later ones merge into the config itself */
@@ -1187,7 +1252,7 @@ int kc_compute(kc_tree *t, const kc_run_opts *o, kf_strbuf *out)
 
 void kc_config_text(kc_tree *t, kf_strbuf *out)
 {
-	conf_write_text(t, out);
+	conf_write_text(t, out, NULL);
 }
 
 int kc_config_write(kc_tree *t, const char *path, bool overwrite)
@@ -1202,7 +1267,7 @@ int kc_run(kc_tree *t, const kc_run_opts *o, kf_strbuf *out)
 	if (rc)
 		return rc;
 	if (o->mode == KC_MODE_SAVEDEFCONFIG) {
-		if (write_defconfig(t, o->file) < 0)
+		if (write_defconfig(t, o->file, o->warn_changed_input) < 0)
 			return -1;
 		return 0;
 	}

@@ -662,6 +662,34 @@ int expr_contains_symbol(kc_expr *dep, kc_sym *sym)
 	return 0;
 }
 
+/*
+ * 7.x: does dep reference sym in a way that holds with sym off (!sym,
+ * sym=n, sym!=y, sym!=m)?  Expects expr_transform()ed input.
+ */
+bool expr_contains_symbol_negated(kc_tree *t, kc_expr *dep, kc_sym *sym)
+{
+	if (!dep)
+		return false;
+	switch (dep->type) {
+	case E_AND:
+	case E_OR:
+		return expr_contains_symbol_negated(t, dep->left.expr, sym) ||
+		       expr_contains_symbol_negated(t, dep->right.expr, sym);
+	case E_NOT:
+		return dep->left.expr->type == E_SYMBOL &&
+		       dep->left.expr->left.sym == sym;
+	case E_EQUAL:
+		return dep->left.sym == sym && dep->right.sym == &t->sym_no;
+	case E_UNEQUAL:
+		return dep->left.sym == sym &&
+		       (dep->right.sym == &t->sym_yes ||
+			dep->right.sym == &t->sym_mod);
+	default:
+		break;
+	}
+	return false;
+}
+
 bool expr_depends_symbol(kc_tree *t, kc_expr *dep, kc_sym *sym)
 {
 	if (!dep)

@@ -93,6 +93,7 @@ typedef struct kc_expr_value {
 #define SYMBOL_DEF_AUTO 0x20000
 #define SYMBOL_NEED_SET_CHOICE_VALUES 0x100000
 #define SYMBOL_ALLNOCONFIG_Y 0x200000 /* "option allnoconfig_y" (before 5.13) */
+#define SYMBOL_TRANS 0x400000 /* 6.18+ "transitional": read, never written */
 
 struct kc_sym {
 	kc_sym *next;            /* next symbol in the same hash bucket */
@@ -240,6 +241,17 @@ struct kc_tree {
 	bool old_conf_read;      /* "#?CONFIG_X is not set" accepted, ignored
 				    for non-bool symbols */
 	bool seed_to_stderr;     /* randconfig prints KCONFIG_SEED on stderr */
+	/* newer trees (docs/semantics.md, "7.x"): from the tree's own
+	 * scripts/kconfig sources, else from its version */
+	bool has_transitional;   /* "transitional" symbols (6.18) */
+	bool has_depends_if;     /* "depends on X if Y" */
+	bool parse_errors_7x;    /* menuconfig without prompt, two or blank
+				    help texts are errors */
+	bool choice_rules_7x;    /* no "bool" prompt on choices, a member's
+				    prompt in another entry is an error */
+	bool has_repeated_inc;   /* a file sourced twice is an error */
+	bool has_neg_submenu;    /* a negative dependency ends a submenu */
+	bool has_warn_changed;   /* KCONFIG_WARN_CHANGED_INPUT */
 };
 
 /* The tree's version is known and older than MAJ.MIN. */
@@ -247,6 +259,23 @@ static inline bool kc_tree_before(const kc_tree *t, int maj, int min)
 {
 	return t->kver[0] && (t->kver[0] < maj ||
 			      (t->kver[0] == maj && t->kver[1] < min));
+}
+
+/*
+ * Rules that came with a kernel release are keyed on the tree's
+ * VERSION.PATCHLEVEL as one number (6.18 -> 618); see docs/semantics.md.
+ * KC_VER_NEWEST is the newest kernel kfit is checked against: a tree
+ * newer than it is read with the newest rules, and its syntax errors say
+ * that the tree is newer than kfit.
+ */
+#define KC_VER_NEWEST 703
+#define KC_VER_TRANSITIONAL 618 /* "transitional" (f9afce4f32e9, v6.18-rc1) */
+#define KC_VER_POST_612 613     /* the other 6.12 -> 7.3 changes, for trees
+				   without scripts/kconfig sources (see docs) */
+
+static inline int kc_ver(const kc_tree *t)
+{
+	return t->kver[0] * 100 + t->kver[1];
 }
 
 /* ---- kc_expr.c ---- */
@@ -268,6 +297,7 @@ kc_expr *expr_eliminate_dups(kc_tree *t, kc_expr *e);
 kc_expr *expr_transform(kc_tree *t, kc_expr *e);
 int expr_contains_symbol(kc_expr *dep, kc_sym *sym);
 bool expr_depends_symbol(kc_tree *t, kc_expr *dep, kc_sym *sym);
+bool expr_contains_symbol_negated(kc_tree *t, kc_expr *dep, kc_sym *sym);
 kc_expr *expr_trans_compare(kc_tree *t, kc_expr *e, enum kc_expr_type type,
 			    kc_sym *sym);
 /* Print e as the kernel's expr_gstr_print does (with " [=val]"). */
@@ -373,7 +403,7 @@ void menu_init(kc_tree *t);
 void menu_add_entry(kc_tree *t, kc_sym *sym, const char *file, int lineno);
 kc_menu *menu_add_menu(kc_tree *t);
 void menu_end_menu(kc_tree *t);
-void menu_add_dep(kc_tree *t, kc_expr *dep);
+void menu_add_dep(kc_tree *t, kc_expr *dep, kc_expr *cond);
 void menu_add_visibility(kc_tree *t, kc_expr *dep);
 kc_prop *menu_add_prompt(kc_tree *t, enum kc_prop_type type, const char *prompt,
 			 kc_expr *dep, const char *file, int lineno);

@@ -128,8 +128,14 @@ static kc_expr *rewrite_m(kc_tree *t, kc_expr *e)
 	return e;
 }
 
-void menu_add_dep(kc_tree *t, kc_expr *dep)
+void menu_add_dep(kc_tree *t, kc_expr *dep, kc_expr *cond)
 {
+	/* 7.x "depends on X if Y": Y != n needs X, Y == n needs nothing,
+	 * so X || (Y == n) */
+	if (cond)
+		dep = expr_alloc_or(t, dep,
+				    expr_trans_compare(t, cond, E_EQUAL,
+						       &t->sym_no));
 	t->current_entry->dep = expr_alloc_and(t, t->current_entry->dep, dep);
 }
 
@@ -349,6 +355,10 @@ static void finalize(kc_tree *t, kc_menu *parent, bool inside_choice)
 				break;
 			if (expr_depends_symbol(t, dep, sym))
 				goto next;
+			/* 7.x: a negative dependency ends the submenu */
+			if (t->has_neg_submenu &&
+			    expr_contains_symbol_negated(t, dep, sym))
+				break;
 			dep = expr_trans_compare(t, dep, E_UNEQUAL, &t->sym_no);
 			dep = expr_eliminate_dups(t, expr_transform(t, dep));
 			dep2 = expr_copy(t, basedep);

@@ -54,6 +54,7 @@ enum tok {
 	T_SOURCE,
 	T_STRING,
 	T_TRISTATE,
+	T_TRANSITIONAL,
 	T_VISIBLE,
 	T_OPTION,
 	T_RSOURCE,
@@ -107,6 +108,7 @@ static const struct {
 	{"select", T_SELECT, 0, 0},
 	{"source", T_SOURCE, 0, 0},
 	{"string", T_STRING, 0, 0},
+	{"transitional", T_TRANSITIONAL, 0, 0},
 	{"tristate", T_TRISTATE, 0, 0},
 	{"visible", T_VISIBLE, 0, 0},
 };
@@ -143,7 +145,19 @@ struct kc_lexer {
 	int operands;        /* operands of the expression being parsed */
 	kc_menu *deps_entry; /* entry the depends-on lines are counted for */
 	int deps_count;      /* its depends-on lines so far */
+	struct lx_seen **seen; /* 7.x: files sourced so far (arena) */
+	const char *eof_file; /* the top file, once its end is reached */
+	int eof_lineno;       /* its line count + 1 (conf's yylineno there) */
 };
+
+/* A file already sourced, for 7.x's "repeated inclusion" error. */
+struct lx_seen {
+	struct lx_seen *next; /* same bucket */
+	const char *name;     /* as given to source */
+	const char *parent;   /* file of the first source statement */
+	int lineno;           /* its line */
+};
+#define LX_SEEN_BUCKETS 1024
 
 /* Limits that keep hostile input from overflowing the stack in the
  * recursive expression and menu code (real trees stay far below them). */
@@ -197,24 +211,19 @@ static void parse_error(kc_tree *t, int col, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	kf_diag_vadd(t->diags, KF_ERROR, kc_cur_file(t), kc_cur_lineno(t), col,
-		     fmt, ap);
-	va_end(ap);
-	t->nerrors++;
-}
-
-static void parse_warning(kc_tree *t, const char *fmt, ...) KF_PRINTF(2, 3);
-
-static void parse_warning(kc_tree *t, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
 	kf_strbuf sb = KF_STRBUF_INIT;
-	kf_strbuf_addf(&sb, "%s:%d: ", kc_cur_file(t), kc_cur_lineno(t));
 	kf_strbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);
-	kf_diag_raw(t->diags, KF_WARNING, "%s", kf_strbuf_str(&sb));
+	/* a tree newer than kfit may use syntax kfit does not know yet */
+	if (kc_ver(t) > KC_VER_NEWEST)
+		kf_strbuf_addf(&sb,
+			       " (this tree is Linux %s, newer than the kernels kfit knows, up to %d.%d: it may use Kconfig syntax kfit does not support yet)",
+			       t->kernelversion, KC_VER_NEWEST / 100,
+			       KC_VER_NEWEST % 100);
+	kf_diag_add(t->diags, KF_ERROR, kc_cur_file(t), kc_cur_lineno(t), col,
+		    "%s", kf_strbuf_str(&sb));
 	kf_strbuf_release(&sb);
+	t->nerrors++;
 }
 
 /* ---------------- character level ---------------- */
@@ -342,6 +351,47 @@ static void lx_close(kc_tree *t)
 	free(f);
 }
 
+/* Does the tree have this (sourced) file? */
+static bool kf_exists_in_tree(kc_tree *t, const char *name)
+{
+	char *path = name[0] == '/' ? kf_xstrdup(name)
+				    : kf_xasprintf("%s/%s", t->srctree, name);
+	bool r = kf_exists(path) && !kf_is_dir(path);
+	free(path);
+	return r;
+}
+
+/*
+ * 7.x (file_lookup() with a parent): a file sourced a second time is a
+ * fatal error naming both source statements.  Records the first one.
+ */
+static bool repeated_inclusion(kc_tree *t, const char *name)
+{
+	struct kc_lexer *lx = t->lx;
+	if (!lx->seen)
+		lx->seen = kf_arena_alloc(t->arena,
+					  LX_SEEN_BUCKETS * sizeof(*lx->seen));
+	struct lx_seen **b = &lx->seen[kf_hash_str(name) % LX_SEEN_BUCKETS];
+	for (struct lx_seen *e = *b; e; e = e->next) {
+		if (strcmp(e->name, name))
+			continue;
+		kf_diag_add(t->diags, KF_ERROR, kc_cur_file(t), kc_cur_lineno(t),
+			    0, "repeated inclusion of %s", name);
+		kf_diag_add(t->diags, KF_NOTE, e->parent, e->lineno, 0,
+			    "location of first inclusion of %s", name);
+		lx->fatal = true;
+		t->nerrors++;
+		return true;
+	}
+	struct lx_seen *e = kf_arena_alloc(t->arena, sizeof(*e));
+	e->name = kf_arena_strdup(t->arena, name);
+	e->parent = kf_arena_strdup(t->arena, kc_cur_file(t));
+	e->lineno = kc_cur_lineno(t);
+	e->next = *b;
+	*b = e;
+	return false;
+}
+
 /* source/rsource/osource/orsource: open a file (or glob) inside the tree. */
 static void do_source(kc_tree *t, enum tok kind, const char *name)
 {
@@ -409,6 +459,11 @@ static void do_source(kc_tree *t, enum tok kind, const char *name)
 		free(rel);
 		return;
 	}
+	if (t->has_repeated_inc && kf_exists_in_tree(t, want) &&
+	    repeated_inclusion(t, want)) {
+		free(rel);
+		return;
+	}
 	lx_open(t, want, lx->cur_lineno, optional);
 	free(rel);
 }
@@ -422,6 +477,8 @@ static enum tok keyword(kc_tree *t, const char *w, size_t n)
 		    !memcmp(keywords[i].word, w, n)) {
 			if (keywords[i].max_sem && (int)t->sem > keywords[i].max_sem)
 				return T_NONE;
+			if (keywords[i].tok == T_TRANSITIONAL && !t->has_transitional)
+				return T_NONE; /* a word before 6.18 */
 			return keywords[i].tok;
 		}
 	}
@@ -516,6 +573,11 @@ static enum tok lex1(kc_tree *t)
 				lx_close(t);
 				return T_EOL;
 			}
+			/* conf's yylineno and file stay at the end of the
+			 * top file: statements reported "at the next token"
+			 * name that line */
+			lx->eof_file = f->name;
+			lx->eof_lineno = f->lineno;
 			lx_close(t);
 			return T_EOF;
 		}
@@ -685,6 +747,9 @@ repeat:
 		if (lx->f) {
 			lx->cur_lineno = lx->f->lineno;
 			lx->cur_file = lx->f->name;
+		} else if (lx->eof_file) {
+			lx->cur_lineno = lx->eof_lineno;
+			lx->cur_file = lx->eof_file;
 		}
 	}
 	if (lx->prev_prev_token == T_EOL && lx->prev_token == T_WORD &&
@@ -999,19 +1064,49 @@ static kc_expr *parse_if_expr(kc_tree *t, bool *ok)
 
 #define FILE_LINE kc_cur_file(t), kc_cur_lineno(t)
 
+/* A warning of conf's parser ("FILE:LINE: warning: ..."), or with err
+ * the error 7.x made of it. */
+static void help_problem(kc_tree *t, bool err, const char *file, int line,
+			 const char *fmt, ...) KF_PRINTF(5, 6);
+
+static void help_problem(kc_tree *t, bool err, const char *file, int line,
+			 const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	if (err) {
+		kf_diag_vadd(t->diags, KF_ERROR, file, line, 0, fmt, ap);
+		t->nerrors++;
+	} else {
+		kf_strbuf sb = KF_STRBUF_INIT;
+		kf_strbuf_addf(&sb, "%s:%d: warning: ", file, line);
+		kf_strbuf_vaddf(&sb, fmt, ap);
+		kf_diag_raw(t->diags, KF_WARNING, "%s", kf_strbuf_str(&sb));
+		kf_strbuf_release(&sb);
+	}
+	va_end(ap);
+}
+
 static void parse_help(kc_tree *t)
 {
 	/* "help" EOL already consumed by the caller */
 	char *text = lex_help(t);
 	kc_menu *e = t->current_entry;
 	const char *name = e->sym && e->sym->name ? e->sym->name : "<choice>";
+	/* conf reports where the help text ended: the line after it (the
+	 * next statement's, or the end of its file) */
+	const char *file = kc_cur_file(t);
+	int line = kc_lex_lineno(t);
+	/* 7.x made both warnings errors */
+	bool err = t->parse_errors_7x;
 	if (e->help)
-		parse_warning(t,
-			      "warning: '%s' defined with more than one help text -- only the last one will be used",
-			      name);
+		help_problem(t, err, file, line, err ?
+			     "'%s' defined with more than one help text" :
+			     "'%s' defined with more than one help text -- only the last one will be used",
+			     name);
 	if (text[strspn(text, " \f\n\r\t\v")] == '\0')
-		parse_warning(t, "warning: '%s' defined with blank help text",
-			      name);
+		help_problem(t, err, file, line,
+			     "'%s' defined with blank help text", name);
 	e->help = kf_arena_strdup(t->arena, text);
 	free(text);
 }
@@ -1028,6 +1123,16 @@ static bool parse_depends(kc_tree *t)
 		syntax_error(t, "an expression");
 		return false;
 	}
+	/* "depends on X if Y" (7.x) */
+	kc_expr *cond = NULL;
+	if (t->has_depends_if) {
+		bool ok;
+		cond = parse_if_expr(t, &ok);
+		if (!ok) {
+			syntax_error(t, "an expression");
+			return false;
+		}
+	}
 	if (!expect_eol(t))
 		return false;
 	if (t->lx->deps_entry != t->current_entry) {
@@ -1040,7 +1145,7 @@ static bool parse_depends(kc_tree *t)
 		t->lx->fatal = true;
 		return false;
 	}
-	menu_add_dep(t, e);
+	menu_add_dep(t, e, cond);
 	return true;
 }
 
@@ -1213,6 +1318,11 @@ static void parse_config_options(kc_tree *t, bool in_choice_block)
 				      c, FILE_LINE);
 			break;
 		}
+		case T_TRANSITIONAL:
+			free(take(t));
+			if (expect_eol(t))
+				t->current_entry->sym->flags |= SYMBOL_TRANS;
+			break;
 		case T_MODULES:
 			free(take(t));
 			if (!expect_eol(t))
@@ -1307,13 +1417,10 @@ static void parse_config(kc_tree *t, bool menuconfig, int ctx)
 	if (menuconfig) {
 		if (entry->prompt)
 			entry->prompt->type = P_MENU;
-		else {
-			kf_strbuf w = KF_STRBUF_INIT;
-			kf_strbuf_addf(&w, "%s:%d: warning: menuconfig statement without prompt",
-				       entry->file, entry->lineno);
-			kf_diag_raw(t->diags, KF_WARNING, "%s", kf_strbuf_str(&w));
-			kf_strbuf_release(&w);
-		}
+		else
+			/* where conf's parser is: at the next statement */
+			help_problem(t, t->parse_errors_7x, FILE_LINE,
+				     "menuconfig statement without prompt");
 	}
 	if (t->sem == KC_SEM_V2 && t->current_choice) {
 		if (!entry->prompt) {
@@ -1372,7 +1479,8 @@ static void parse_choice(kc_tree *t)
 		bool ok;
 		if (k == T_PROMPT ||
 		    ((k == T_BOOL || k == T_TRISTATE) && t->sem == KC_SEM_V1) ||
-		    (k == T_BOOL && t->sem == KC_SEM_V2)) {
+		    (k == T_BOOL && t->sem == KC_SEM_V2 &&
+		     !t->choice_rules_7x)) {
 			free(take(t));
 			if (k != T_PROMPT && t->sem == KC_SEM_V1)
 				menu_set_type(t, k == T_BOOL ? S_BOOLEAN : S_TRISTATE);
@@ -1537,7 +1645,7 @@ static void parse_stmt_list_body(kc_tree *t, int ctx)
 			if (!expect_eol(t))
 				break;
 			menu_add_entry(t, NULL, FILE_LINE);
-			menu_add_dep(t, e);
+			menu_add_dep(t, e, NULL);
 			kc_menu *block = menu_add_menu(t);
 			parse_stmt_list(t, in_choice ? CTX_IF_IN_CHOICE : CTX_IF);
 			parse_block_end(t, block, "if");

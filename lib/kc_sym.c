@@ -254,6 +254,13 @@ void sym_calc_visibility(kc_tree *t, kc_sym *sym)
 	kc_sym *choice_sym = NULL;
 	kc_tri tri;
 
+	/* 6.18+: transitional symbols are always "visible" (read from a
+	 * .config as user values) and never written */
+	if (sym->flags & SYMBOL_TRANS) {
+		sym->visible = KC_YES;
+		return;
+	}
+
 	tri = KC_NO;
 	if (t->sem == KC_SEM_V1 && sym_is_choice_value_v1(sym))
 		choice_sym = prop_get_symbol(sym_get_choice_prop(sym));
@@ -506,7 +513,7 @@ void set_all_choice_values(kc_tree *t, kc_sym *csym)
 void sym_calc_value(kc_tree *t, kc_sym *sym)
 {
 	kc_value newval, oldval;
-	kc_prop *prop;
+	kc_prop *prop = NULL;
 	kc_expr *e;
 	bool v2 = t->sem == KC_SEM_V2;
 
@@ -623,6 +630,17 @@ calc_newval:
 		break;
 	}
 
+	/* 6.18+: a symbol without a user value whose default is a single
+	 * transitional symbol with one takes it as its own user value (so
+	 * it is not "new") */
+	if (prop && !sym_has_value(sym) && t->has_transitional) {
+		kc_sym *ds = prop_get_symbol(prop);
+		if (ds && (ds->flags & SYMBOL_TRANS) && sym_has_value(ds)) {
+			sym->def[S_DEF_USER] = newval;
+			sym->flags |= SYMBOL_DEF_USER;
+		}
+	}
+
 	sym->curr = newval;
 	if (!v2 && sym_is_choice(sym) && newval.tri == KC_YES)
 		sym->curr.val = sym_calc_choice_v1(t, sym);
@@ -637,7 +655,7 @@ calc_newval:
 	}
 
 	if (v2) {
-		if (sym_is_choice(sym))
+		if (sym_is_choice(sym) || (sym->flags & SYMBOL_TRANS))
 			sym->flags &= ~SYMBOL_WRITE;
 		return;
 	}

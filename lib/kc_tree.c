@@ -7,6 +7,8 @@
  */
 #include "kc_internal.h"
 
+#include <stddef.h>
+
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,6 +110,8 @@ int kc_env_setup(kc_tree *t, kf_diags *d)
 	char *pl = read_make_var(mk.buf, "PATCHLEVEL");
 	char *sl = read_make_var(mk.buf, "SUBLEVEL");
 	char *ev = read_make_var(mk.buf, "EXTRAVERSION");
+	/* 6.19+ Makefiles export PAHOLE_VERSION, which init/Kconfig reads */
+	bool pahole_version = strstr(mk.buf, "\nPAHOLE_VERSION = $(shell") != NULL;
 	kf_strbuf_release(&mk);
 	kf_strbuf kv = KF_STRBUF_INIT;
 	kf_strbuf_addstr(&kv, ver);
@@ -207,6 +211,15 @@ int kc_env_setup(kc_tree *t, kf_diags *d)
 		pp_setenv(t, "RUSTC_VERSION_TEXT", txt);
 		free(txt);
 	}
+	if (pahole_version) {
+		/* PAHOLE_VERSION = $(shell $(srctree)/scripts/pahole-version.sh $(PAHOLE)) */
+		cmd = kf_xasprintf("%s/scripts/pahole-version.sh %s", t->srctree,
+				   pp_getenv(t, "PAHOLE"));
+		txt = kc_shell_run(t, cmd);
+		free(cmd);
+		pp_setenv(t, "PAHOLE_VERSION", txt);
+		free(txt);
+	}
 	if (clang) {
 		/* scripts/Makefile.clang */
 		kf_strbuf cf = KF_STRBUF_INIT;
@@ -284,8 +297,16 @@ static int choice_check_sanity(kc_tree *t, kc_menu *menu)
 				    prop->file, prop->lineno);
 			ret = -1;
 		}
-		if (prop->menu != menu && prop->type == P_PROMPT &&
-		    prop->menu->parent != menu->parent) {
+		if (t->choice_rules_7x) {
+			/* 7.x: a member's prompt anywhere else is an error */
+			if (prop->menu != menu && prop->type == P_PROMPT) {
+				kf_diag_raw(t->diags, KF_ERROR,
+					    "%s:%d: error: choice value must not have a prompt in another entry",
+					    prop->file, prop->lineno);
+				ret = -1;
+			}
+		} else if (prop->menu != menu && prop->type == P_PROMPT &&
+			   prop->menu->parent != menu->parent) {
 			kf_diag_raw(t->diags, KF_ERROR,
 				    "%s:%d: error: choice value has a prompt outside its choice group",
 				    prop->file, prop->lineno);
@@ -339,6 +360,81 @@ static void detect_conf_features(kc_tree *t)
 	kf_strbuf_release(&cf);
 }
 
+/* Does scripts/kconfig/NAME of the tree contain text?  -1: no such file. */
+static int conf_source_has(kc_tree *t, const char *name, const char *text)
+{
+	kf_strbuf sb = KF_STRBUF_INIT;
+	int r = read_conf_source(t, name, &sb)
+			? strstr(kf_strbuf_str(&sb), text) != NULL
+			: -1;
+	kf_strbuf_release(&sb);
+	return r;
+}
+
+/*
+ * What conf changed between 6.12 and 7.3 (docs/semantics.md, "7.x"): the
+ * tree's own scripts/kconfig decides, so a 6.13 ... 7.2 tree behaves as
+ * its conf does whichever release brought each change; a tree without
+ * those sources (a test tree) has a change from KC_VER_POST_612 on
+ * (transitional: 6.18).
+ */
+static void detect_conf_features_7x(kc_tree *t)
+{
+	static const struct {
+		size_t off;        /* the kc_tree flag */
+		const char *file;  /* scripts/kconfig/FILE */
+		const char *text;  /* present from the change on */
+		int ver;           /* without sources: from this version */
+	} f[] = {
+		{offsetof(kc_tree, has_transitional), "lexer.l",
+		 "\"transitional\"", KC_VER_TRANSITIONAL},
+		{offsetof(kc_tree, has_depends_if), "parser.y",
+		 "T_DEPENDS T_ON expr if_expr", KC_VER_POST_612},
+		{offsetof(kc_tree, parse_errors_7x), "parser.y",
+		 "zconf_error(\"menuconfig statement without prompt\")",
+		 KC_VER_POST_612},
+		{offsetof(kc_tree, choice_rules_7x), "parser.y",
+		 "must not have a prompt in another entry", KC_VER_POST_612},
+		{offsetof(kc_tree, has_repeated_inc), "util.c",
+		 "repeated inclusion of", KC_VER_POST_612},
+		{offsetof(kc_tree, has_neg_submenu), "expr.c",
+		 "expr_contains_symbol_negated", KC_VER_POST_612},
+		{offsetof(kc_tree, has_warn_changed), "confdata.c",
+		 "KCONFIG_WARN_CHANGED_INPUT", KC_VER_POST_612},
+	};
+	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
+		bool *flag = (bool *)((char *)t + f[i].off);
+		int has = t->sem == KC_SEM_V2
+				  ? conf_source_has(t, f[i].file, f[i].text)
+				  : 0;
+		*flag = has < 0 ? kc_ver(t) >= f[i].ver : has;
+	}
+}
+
+/* 6.18+ parser.y's transitional_check_sanity: a transitional symbol has
+ * no dependencies, visibility or properties (help only).  -1 on error. */
+static int transitional_check_sanity(kc_tree *t, kc_menu *menu)
+{
+	if (!menu->sym || !(menu->sym->flags & SYMBOL_TRANS))
+		return 0;
+	if ((menu->dep && !expr_is_yes(t, menu->dep)) ||
+	    (menu->visibility && !expr_is_yes(t, menu->visibility))) {
+		kf_diag_raw(t->diags, KF_ERROR,
+			    "%s:%d: error: transitional symbols can only have help sections",
+			    menu->file, menu->lineno);
+		return -1;
+	}
+	for (kc_prop *prop = menu->sym->prop; prop; prop = prop->next) {
+		if (prop->type != P_COMMENT) {
+			kf_diag_raw(t->diags, KF_ERROR,
+				    "%s:%d: error: transitional symbols can only have help sections",
+				    prop->file, prop->lineno);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 kc_tree *kc_tree_load(const kc_load_opts *o, kf_diags *d)
 {
 	kc_tree *t = kf_xcalloc(1, sizeof(*t));
@@ -376,6 +472,7 @@ kc_tree *kc_tree_load(const kc_load_opts *o, kf_diags *d)
 			 : KC_SEM_V1;
 	t->hashsize = t->sem == KC_SEM_V2 ? 16384 : 9973;
 	detect_conf_features(t);
+	detect_conf_features_7x(t);
 	t->hash = kf_arena_alloc(t->arena, t->hashsize * sizeof(kc_sym *));
 
 	if (kc_parse(t, "Kconfig") < 0) {
@@ -399,6 +496,8 @@ kc_tree *kc_tree_load(const kc_load_opts *o, kf_diags *d)
 		for (kc_menu *m = menu_next(&t->rootmenu, &t->rootmenu); m;
 		     m = menu_next(m, &t->rootmenu)) {
 			if (m->sym && sym_check_deps(t, m->sym))
+				errs++;
+			if (transitional_check_sanity(t, m))
 				errs++;
 			if (m->sym && sym_is_choice(m->sym))
 				for (kc_menu *c = menu_next(m, m); c; c = menu_next(c, m))

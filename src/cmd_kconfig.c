@@ -177,6 +177,8 @@ int cmd_kconfig(int argc, char **argv)
 		.warn_unknown = getenv("KCONFIG_WARN_UNKNOWN_SYMBOLS") != NULL,
 		.werror = getenv("KCONFIG_WERROR") != NULL,
 		.overwrite = env_set("KCONFIG_OVERWRITECONFIG"),
+		.warn_changed_input = getenv("KCONFIG_WARN_CHANGED_INPUT") &&
+				      *getenv("KCONFIG_WARN_CHANGED_INPUT"),
 		.seed = getenv("KCONFIG_SEED"),
 		.probability = getenv("KCONFIG_PROBABILITY"),
 	};

@@ -62,6 +62,7 @@ typedef struct kc_run_opts {
 	bool warn_unknown;         /* KCONFIG_WARN_UNKNOWN_SYMBOLS */
 	bool werror;               /* KCONFIG_WERROR */
 	bool overwrite;            /* KCONFIG_OVERWRITECONFIG: write in place */
+	bool warn_changed_input;   /* KCONFIG_WARN_CHANGED_INPUT (7.x conf) */
 	const char *seed;          /* KCONFIG_SEED, or NULL */
 	const char *probability;   /* KCONFIG_PROBABILITY, or NULL */
 } kc_run_opts;

@@ -1,10 +1,11 @@
 #!/bin/bash
-# kconfig-distro.sh - olddefconfig of real distribution configs into both
-# trees for x86_64, byte for byte against the kernel's `make olddefconfig`:
-# every config in tests/data/distro-configs (kernels 4.19 to 6.18, so
-# old configs into new trees and new into old) and Debian's own
-# linux-config-6.1 and linux-config-6.12 amd64 configs, plus unknown-symbol
-# warnings (KCONFIG_WARN_UNKNOWN_SYMBOLS).  KFIT_TEST_FULL=1 adds ARCH=x86
+# kconfig-distro.sh - olddefconfig of real distribution configs into the
+# 6.1, 6.12 and 7.3 trees for x86_64, byte for byte against the kernel's
+# `make olddefconfig`: every config in tests/data/distro-configs (kernels
+# 4.19 to 6.18, so old configs into new trees and new into old) and
+# Debian's own linux-config-6.1, -6.12 and -7.3 amd64 configs, plus
+# unknown-symbol warnings (KCONFIG_WARN_UNKNOWN_SYMBOLS).  7.3 takes a
+# sample by default.  KFIT_TEST_FULL=1 adds every config into 7.3, ARCH=x86
 # (how Debian builds), listnewconfig and savedefconfig of each, and
 # Debian's cloud and rt flavours.  See lib.sh for what is compared.
 . "$(dirname "$0")/lib.sh"
@@ -17,11 +18,15 @@ for f in "$DISTRO"/*.config.xz "$DISTRO"/*.config; do
 	[ -f "$f" ] && configs+=("$f")
 done
 [ ${#configs[@]} -gt 0 ] || echo "skip distro-configs no configs in $DISTRO"
-for v in 6.1 6.12; do
+# 7.3 (fetched into the cache by `make deps`): its Debian config into
+# every tree and every config into 7.3
+vers="6.1 6.12 7.3"
+for v in $vers; do
 	configs+=("$(debian_config "$v")")
 	if [ -n "$FULL" ]; then
-		configs+=("$(config_dir "$v")/config.amd64_none_cloud-amd64.xz"
-			"$(config_dir "$v")/config.amd64_rt_amd64.xz")
+		for f in "$(config_dir "$v")"/config.amd64_*.xz; do
+			[ "$f" = "$(debian_config "$v")" ] || configs+=("$f")
+		done
 	fi
 done
 
@@ -40,9 +45,14 @@ label() { # config path -> short name
 	esac
 }
 
-for ver in 6.1 6.12; do
+for ver in $vers; do
 	for cfg in "${configs[@]}"; do
 		n=$(label "$cfg")
+		# 7.3 by default: the Debian configs and the newest and oldest
+		# distribution ones (every config with KFIT_TEST_FULL=1)
+		if [ "$ver" = 7.3 ] && [ -z "$FULL" ]; then
+			case $n in debian-pkg-* | arch-2026-* | debian-10-*) ;; *) continue ;; esac
+		fi
 		add_case "$ver-x86_64-olddefconfig-$n" "$ver" x86_64 olddefconfig "$cfg"
 		if [ -n "$FULL" ]; then
 			add_case "$ver-x86-olddefconfig-$n" "$ver" x86 olddefconfig "$cfg"

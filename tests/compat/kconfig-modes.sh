@@ -6,10 +6,14 @@
 # defconfig (the arch's default and a named one), tinyconfig,
 # listnewconfig, savedefconfig of real configs, KCONFIG_ALLCONFIG, and
 # .config files with broken lines (KCONFIG_WARN_UNKNOWN_SYMBOLS, _WERROR).
+# 7.3 (fetched into the cache by `make deps`): every case with
+# KFIT_TEST_FULL=1, a sample of them otherwise (see the end).
 # See lib.sh for what is compared.
 . "$(dirname "$0")/lib.sh"
 
-for ver in 6.1 6.12; do
+vers="6.1 6.12"
+[ -n "$FULL" ] && vers="$vers 7.3"
+for ver in $vers; do
 	for arch in x86_64 arm64 x86; do
 		for mode in olddefconfig alldefconfig allnoconfig allyesconfig \
 			allmodconfig defconfig tinyconfig listnewconfig; do
@@ -28,7 +32,7 @@ for ver in 6.1 6.12; do
 	add_case "$ver-x86_64-allmodconfig-allconfig-bad" "$ver" x86_64 allmodconfig empty \
 		'KCONFIG_ALLCONFIG=@frag:CONFIG_64BIT=maybe\ngarbage line\nCONFIG_LOG_BUF_SHIFT=99\n'
 	# savedefconfig and listnewconfig of Debian's own configs, both ways
-	for from in 6.1 6.12; do
+	for from in $vers; do
 		add_case "$ver-x86_64-savedefconfig-debian-$from" "$ver" x86_64 savedefconfig "$(debian_config "$from")"
 		add_case "$ver-x86_64-listnewconfig-debian-$from" "$ver" x86_64 listnewconfig "$(debian_config "$from")"
 	done
@@ -60,5 +64,17 @@ for ver in 6.1 6.12; do
 		done
 	fi
 done
+
+if [ -z "$FULL" ]; then
+	# 7.3's sample: the modes whose code paths differ most, Debian's
+	# 7.3 config and 6.12's into 7.3 and 7.3's into 6.12
+	for mode in allnoconfig defconfig allmodconfig tinyconfig; do
+		add_case "7.3-x86_64-$mode" 7.3 x86_64 "$mode" empty
+	done
+	add_case "7.3-arm64-defconfig" 7.3 arm64 defconfig empty
+	add_case "7.3-x86_64-savedefconfig-debian-7.3" 7.3 x86_64 savedefconfig "$(debian_config 7.3)"
+	add_case "7.3-x86_64-listnewconfig-debian-6.12" 7.3 x86_64 listnewconfig "$(debian_config 6.12)"
+	add_case "6.12-x86_64-listnewconfig-debian-7.3" 6.12 x86_64 listnewconfig "$(debian_config 7.3)"
+fi
 
 run_cases
