@@ -8,6 +8,7 @@
 #include "kfit/json.h"
 #include "kfit/dotconfig.h"
 #include "kfit/kconfig.h"
+#include "kfit/pipeline.h"
 #include "kfit/resolve.h"
 #include "kfit/tree.h"
 
@@ -86,7 +87,9 @@ int cmd_diff(int argc, char **argv)
 	int rc = KF_EXIT_BAD;
 	kf_dotconfig *ca = kf_dotconfig_load(fa, &d);
 	kf_dotconfig *cb = ca ? kf_dotconfig_load(fb, &d) : NULL;
-	char *tree = NULL, *cache = NULL;
+	kf_pipeline_opts plo = {.tree = tree_arg, .arch = arch};
+	kf_pipeline p;
+	kf_pipeline_init(&p, &plo);
 	kc_tree *t = NULL;
 	struct change *ch = NULL;
 	size_t n = 0, alloc = 0;
@@ -94,19 +97,11 @@ int cmd_diff(int argc, char **argv)
 	if (!cb)
 		goto out;
 	if (tree_arg) {
-		tree = kf_tree_resolve(tree_arg, NULL, NULL, &d);
-		if (!tree)
-			goto out;
-		cache = kf_cache_dir(&d);
-		kc_load_opts lo = {.srctree = tree, .arch = arch, .cache_dir = cache};
-		t = kc_tree_load(&lo, &d);
-		if (!t)
+		if (kf_pipeline_tree(&p, &d) < 0 || kf_pipeline_load(&p, &d) < 0)
 			goto out;
 		/* B as the kernel computes it, to say why each value is there */
-		kc_run_opts ro = {.mode = KC_MODE_DEFCONFIG, .config = fb, .file = fb};
-		kf_strbuf junk = KF_STRBUF_INIT;
-		kc_compute(t, &ro, &junk);
-		kf_strbuf_release(&junk);
+		kf_pipeline_read_config(&p, fb, &d);
+		t = p.t;
 	}
 	size_t a_n = kf_dotconfig_names(ca, &na);
 	size_t b_n = kf_dotconfig_names(cb, &nb);
@@ -204,9 +199,7 @@ out:
 	free(nb);
 	kf_dotconfig_free(ca);
 	kf_dotconfig_free(cb);
-	kc_tree_free(t);
-	free(tree);
-	free(cache);
+	kf_pipeline_release(&p);
 	return rc;
 usage:
 	fputs(cmd_diff_usage, stderr);

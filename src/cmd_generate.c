@@ -7,9 +7,9 @@
 #include "profcli.h"
 #include "kfit/detect.h"
 #include "kfit/json.h"
+#include "kfit/pipeline.h"
 #include "kfit/kconfig.h"
 #include "kfit/resolve.h"
-#include "kfit/run.h"
 #include "kfit/tree.h"
 
 #include <stdio.h>
@@ -79,76 +79,6 @@ const char cmd_why_usage[] =
 	"                whole explanation (docs/schema/why.schema.json)\n"
 	"\n"
 	"exit status: 0 explained, 2 bad usage, no such symbol or unreadable input\n";
-
-/* Run the tree's own `make olddefconfig` on a copy; 0 when unchanged. */
-static int verify(const char *tree, const char *arch, const char *path)
-{
-	char tmpl[] = "/tmp/kfit-verify.XXXXXX";
-	char *dir = mkdtemp(tmpl);
-	if (!dir)
-		return -1;
-	char *copy = kf_xasprintf("%s/config", dir);
-	kf_strbuf a = KF_STRBUF_INIT, b = KF_STRBUF_INIT;
-	kf_diags d = KF_DIAGS_INIT;
-	int rc = -1;
-	if (kf_read_file(path, &a, &d) < 0 ||
-	    kf_write_file_atomic(copy, a.buf, a.len, false, &d) < 0)
-		goto out;
-	char *o = kf_xasprintf("O=%s/build", dir);
-	char *ar = kf_xasprintf("ARCH=%s", arch);
-	char *kc = kf_xasprintf("KCONFIG_CONFIG=%s", copy);
-	const char *argv[] = {"make", "-s", "-C", tree, o, ar, kc, "olddefconfig", NULL};
-	kf_run_opts ro = {.argv = argv};
-	int st = kf_run(&ro, &d);
-	free(o);
-	free(ar);
-	free(kc);
-	if (st != 0)
-		goto out;
-	if (kf_read_file(copy, &b, &d) < 0)
-		goto out;
-	rc = (a.len == b.len && !memcmp(a.buf, b.buf, a.len)) ? 0 : 1;
-out:
-	kf_strbuf_release(&a);
-	kf_strbuf_release(&b);
-	kf_diags_release(&d);
-	if (kf_remove_tree(dir) < 0)
-		rc = rc ? rc : -1;
-	free(copy);
-	return rc;
-}
-
-/* Turn detected hardware requirements into requirements of the set. */
-static void add_hardware(prof_set *set, const kf_detect *det)
-{
-	prof_req **reqs = kf_arena_alloc(set->arena, (set->n + det->nhw + 1) * sizeof(*reqs));
-	memcpy(reqs, set->reqs, set->n * sizeof(*reqs));
-	size_t n = set->n;
-	for (size_t i = 0; i < det->nhw; i++) {
-		const kf_hwreq *h = &det->hw[i];
-		prof_req *r = kf_arena_alloc(set->arena, sizeof(*r));
-		prof_alt *a = kf_arena_alloc(set->arena, sizeof(*a));
-		a->sym = kf_arena_strdup(set->arena, h->symbol);
-		if (h->want == KF_HW_AT_LEAST) {
-			a->want = PROF_WANT_AT_LEAST;
-			a->value = kf_arena_printf(set->arena, "%ld", h->min);
-		} else
-			a->want = h->want == KF_HW_BUILTIN ? PROF_WANT_BUILTIN : PROF_WANT_ENABLED;
-		r->alts = a;
-		r->nalts = 1;
-		r->level = h->level == KF_HW_REQUIRE ? PROF_REQUIRE : PROF_RECOMMEND;
-		r->boot = h->boot;
-		r->reason = kf_arena_strdup(set->arena, h->reason ? h->reason : "");
-		r->loc.file = h->makefile ? kf_arena_strdup(set->arena, h->makefile) : "detect";
-		r->loc.line = h->line;
-		r->profile = "hardware";
-		r->key = a->sym;
-		r->cond.pmin = r->cond.pmax = -1;
-		reqs[n++] = r;
-	}
-	set->reqs = reqs;
-	set->n = n;
-}
 
 static void print_json(const kf_gen_result *r, const char *out, bool written,
 		       const char *base, const prof_set *set)
@@ -343,157 +273,56 @@ int cmd_generate(int argc, char **argv)
 		return KF_EXIT_BAD;
 	}
 	kf_diags d = KF_DIAGS_INIT;
-	prof_set *set = NULL;
-	char *tree = NULL, *cache = NULL, *dest = NULL, *defc = NULL;
-	kc_tree *t = NULL;
-	kf_base *snap = NULL;
-	kf_aliasdb *adb = NULL;
-	kf_detect *det = NULL;
-	const char **names = NULL;
-	size_t nnames = 0, anames = 0;
-	kf_gen_result res;
-	memset(&res, 0, sizeof(res));
-
-	tree = kf_tree_resolve(tree_arg, cli_progress, NULL, &d);
-	if (!tree)
-		goto fail;
-	cache = kf_cache_dir(&d);
-	for (size_t i = 0; i < po.nnames; i++) {
-		KF_GROW(names, nnames + 1, anames);
-		names[nnames++] = po.names[i];
-	}
-	if (detect) {
-		adb = kf_aliasdb_new();
-		if (kf_aliasdb_scan_tree(adb, tree, arch, true, cli_progress, NULL, &d) < 0)
-			goto fail;
-		kf_detect_opts dop = {.root = root ? root : "/", .aliases = adb,
-				      .db = db, .use_modules_alias = true};
-		det = kf_detect_run(&dop, &d);
-		if (!det)
-			goto fail;
-		for (size_t i = 0; i < det->nprofiles; i++) {
-			bool dup = false;
-			for (size_t k = 0; k < nnames; k++)
-				if (!strcmp(names[k], det->profiles[i].name))
-					dup = true;
-			/* a distro given with -p replaces the detected one */
-			if (det->profiles[i].kind == PROF_KIND_DISTRO)
-				for (size_t k = 0; k < nnames; k++) {
-					long param;
-					const prof_profile *pp = prof_db_find(db, names[k], &param, NULL);
-					if (pp && pp->kind == PROF_KIND_DISTRO)
-						dup = true;
-				}
-			if (dup)
-				continue;
-			KF_GROW(names, nnames + 1, anames);
-			names[nnames++] = det->profiles[i].name;
-			fprintf(stderr, "kfit: detected %s (%s)\n", det->profiles[i].name,
-				det->profiles[i].reason ? det->profiles[i].reason : "");
-		}
-		if (ir == PROF_INITRAMFS_UNKNOWN && det->initramfs != PROF_INITRAMFS_UNKNOWN)
-			ir = det->initramfs;
-	}
-	set = prof_resolve(db, names, nnames, &d);
-	if (!set)
-		goto fail;
-	if (det)
-		add_hardware(set, det);
-
-	/* default base: minimal when the hardware is known */
-	bool platform = false;
-	for (size_t i = 0; i < set->nnames; i++) {
-		long param;
-		const prof_profile *p = prof_db_find(db, set->names[i], &param, NULL);
-		if (p && p->kind == PROF_KIND_PLATFORM)
-			platform = true;
-	}
-	if (!base)
-		base = platform || detect ? "allnoconfig" : "defconfig";
-
-	kc_load_opts lo = {.srctree = tree, .arch = arch, .cache_dir = cache};
-	t = kc_tree_load(&lo, &d);
-	if (!t)
-		goto fail;
-	if (out)
-		dest = kf_xstrdup(out);
-	else if (detect) {
-		/* the main job never writes into the (cached) source tree */
-		const char *slash = strrchr(tree, '/');
-		char *bdir = kf_xasprintf("%s/build/%s-%s", cache, slash ? slash + 1 : tree,
-					  arch);
-		kf_mkdir_p(bdir, 0755);
-		dest = kf_xasprintf("%s/.config", bdir);
-		free(bdir);
-	} else
-		dest = kf_xasprintf("%s/.config", tree);
-
-	kc_run_opts ro;
-	memset(&ro, 0, sizeof(ro));
-	ro.config = dest;
-	bool distro_file = false;
-	if (!strcmp(base, "allnoconfig"))
-		ro.mode = KC_MODE_ALLNOCONFIG;
-	else if (!strcmp(base, "tinyconfig"))
-		ro.mode = KC_MODE_TINYCONFIG;
-	else if (!strcmp(base, "defconfig")) {
-		ro.mode = KC_MODE_DEFCONFIG;
-		ro.file = defc = kc_default_defconfig(t);
-	} else {
-		if (!kf_exists(base) || kf_is_dir(base)) {
-			kf_diag_add(&d, KF_ERROR, base, 0, 0,
-				    "--base: no such configuration file (or allnoconfig, tinyconfig, defconfig)");
-			goto fail;
-		}
-		ro.mode = KC_MODE_DEFCONFIG;
-		ro.file = base;
-		distro_file = true;
-	}
-	kf_strbuf junk = KF_STRBUF_INIT;
-	int crc = kc_compute(t, &ro, &junk);
-	kf_strbuf_release(&junk);
-	if (crc) {
-		kf_diag_add(&d, KF_ERROR, base, 0, 0, "cannot compute the base configuration");
-		goto fail;
-	}
-	if (distro_file)
-		kf_reset_distro_build_files(t, &d);
-	snap = kf_base_snapshot(t);
-
-	kf_gen_opts go = {
-		.tree = t,
-		.db = db,
-		.set = set,
+	kf_pipeline_opts plo = {
+		.tree = tree_arg,
 		.arch = arch,
+		.progress = cli_progress,
+		.db = db,
+		.names = po.names,
+		.nnames = po.nnames,
+		.root = root,
 		.initramfs = ir,
-		.minimize = true,
+		.base = base,
+		.output = out,
 		.check_minimal = check_minimal,
 	};
-	int g = kf_generate(&go, snap, &res, &d);
+	kf_pipeline p;
+	kf_pipeline_init(&p, &plo);
+	if (kf_pipeline_tree(&p, &d) < 0)
+		goto fail;
+	if (detect) {
+		if (kf_pipeline_detect(&p, &d) < 0)
+			goto fail;
+		for (size_t i = 0; i < p.ndetected; i++)
+			fprintf(stderr, "kfit: detected %s (%s)\n", p.detected[i].name,
+				p.detected[i].reason);
+	}
+	if (kf_pipeline_requirements(&p, &d) < 0 || kf_pipeline_load(&p, &d) < 0 ||
+	    kf_pipeline_base(&p, &d) < 0)
+		goto fail;
+	int g = kf_pipeline_solve(&p, &d);
 	if (g < 0)
 		goto fail;
 	bool write = g == 0 || force;
 	cli_print_diags(&d);
 	kf_diags_release(&d);
-	if (write) {
-		if (kc_config_write(t, dest, false) < 0) {
-			cli_print_diags(&d);
-			rc = KF_EXIT_BAD;
-			goto done;
-		}
+	if (write && kf_pipeline_write(&p, &d) < 0) {
+		cli_print_diags(&d);
+		rc = KF_EXIT_BAD;
+		goto done;
 	}
 	if (json)
-		print_json(&res, dest, write, base, set);
+		print_json(&p.res, p.dest, write, p.base, p.set);
 	else
-		print_summary(&res, explain);
+		print_summary(&p.res, explain);
 	if (write && !json) {
-		fprintf(stderr, "kfit: configuration written to %s\n", dest);
+		fprintf(stderr, "kfit: configuration written to %s\n", p.dest);
 		if (detect) {
-			char *bdir = kf_xstrdup(dest);
+			char *bdir = kf_xstrdup(p.dest);
 			char *sl = strrchr(bdir, '/');
 			if (sl)
 				*sl = 0;
-			fprintf(stderr, "kfit: next: make -C %s O=%s ARCH=%s -j$(nproc)", tree,
+			fprintf(stderr, "kfit: next: make -C %s O=%s ARCH=%s -j$(nproc)", p.tree,
 				bdir, arch);
 			if (kf_exists("/etc/debian_version"))
 				fprintf(stderr, " bindeb-pkg");
@@ -505,16 +334,16 @@ int cmd_generate(int argc, char **argv)
 		fprintf(stderr, "kfit: nothing written (use --force to write the partial result)\n");
 	rc = g ? KF_EXIT_UNMET : KF_EXIT_OK;
 	if (check_minimal) {
-		for (size_t i = 0; i < res.nnot_minimal; i++)
+		for (size_t i = 0; i < p.res.nnot_minimal; i++)
 			fprintf(stderr, "kfit: error: not minimal: CONFIG_%s can go back to the base value and every requirement still holds\n",
-				res.not_minimal[i]);
-		if (res.nnot_minimal)
+				p.res.not_minimal[i]);
+		if (p.res.nnot_minimal)
 			rc = KF_EXIT_UNMET;
 		else
 			fprintf(stderr, "kfit: minimal: no change can go back to the base value\n");
 	}
 	if (write && do_verify) {
-		int v = verify(tree, arch, dest);
+		int v = kf_pipeline_verify(&p, &d);
 		if (v == 0)
 			fprintf(stderr, "kfit: verified: the kernel's make olddefconfig changes nothing\n");
 		else {
@@ -530,21 +359,10 @@ fail:
 	kf_diags_release(&d);
 	rc = KF_EXIT_BAD;
 done:
+	kf_pipeline_release(&p);
 	kf_diags_release(&d); /* what kc_config_write added (its note) */
-	kf_gen_result_release(&res);
-	kf_base_free(snap);
-	kc_tree_free(t);
-	if (set)
-		prof_set_free(set);
-	kf_detect_free(det);
-	kf_aliasdb_free(adb);
-	free(names);
 	prof_db_free(db);
 	profcli_release(&po);
-	free(tree);
-	free(cache);
-	free(dest);
-	free(defc);
 	return rc;
 usage_out:
 	profcli_release(&po);
@@ -613,7 +431,6 @@ int cmd_why(int argc, char **argv)
 		return KF_EXIT_BAD;
 	}
 	prof_db *db = NULL;
-	prof_set *set = NULL;
 	if (po.nnames || po.nlocals) {
 		db = profcli_load(&po);
 		if (!db) {
@@ -627,41 +444,30 @@ int cmd_why(int argc, char **argv)
 		sym += 7;
 	kf_diags d = KF_DIAGS_INIT;
 	int rc = KF_EXIT_BAD;
-	char *tree = kf_tree_resolve(tree_arg, cli_progress, NULL, &d);
-	char *cache = NULL, *cfg = NULL;
-	kc_tree *t = NULL;
-	if (!tree)
+	kf_pipeline_opts plo = {.tree = tree_arg, .arch = arch, .progress = cli_progress,
+				.db = db, .names = po.names, .nnames = po.nnames,
+				.initramfs = PROF_INITRAMFS_UNKNOWN};
+	kf_pipeline p;
+	kf_pipeline_init(&p, &plo);
+	char *cfg = NULL;
+	if (kf_pipeline_tree(&p, &d) < 0 || kf_pipeline_load(&p, &d) < 0)
 		goto out;
-	cache = kf_cache_dir(&d);
-	kc_load_opts lo = {.srctree = tree, .arch = arch, .cache_dir = cache};
-	t = kc_tree_load(&lo, &d);
-	if (!t)
+	if (db && kf_pipeline_requirements(&p, &d) < 0)
 		goto out;
-	if (db) {
-		set = prof_resolve(db, po.names, po.nnames, &d);
-		if (!set)
-			goto out;
-	}
-	cfg = config ? kf_xstrdup(config) : kf_xasprintf("%s/.config", tree);
-	if (!kf_exists(cfg)) {
-		kf_diag_add(&d, KF_ERROR, cfg, 0, 0, "no such configuration file");
+	cfg = config ? kf_xstrdup(config) : kf_xasprintf("%s/.config", p.tree);
+	if (kf_pipeline_read_config(&p, cfg, &d) < 0)
 		goto out;
-	}
-	kc_run_opts ro = {.mode = KC_MODE_DEFCONFIG, .config = cfg, .file = cfg};
-	kf_strbuf junk = KF_STRBUF_INIT;
-	kc_compute(t, &ro, &junk);
-	kf_strbuf_release(&junk);
 	kf_strbuf out = KF_STRBUF_INIT;
-	if (kf_why(t, sym, &out) < 0) {
+	if (kf_why(p.t, sym, &out) < 0) {
 		kf_diag_add(&d, KF_ERROR, NULL, 0, 0, "this tree has no symbol %s", sym);
 	} else {
-		if (set) {
-			kf_gen_opts go = {.tree = t, .db = db, .set = set, .arch = arch,
+		if (p.set) {
+			kf_gen_opts go = {.tree = p.t, .db = db, .set = p.set, .arch = arch,
 					  .initramfs = PROF_INITRAMFS_UNKNOWN};
 			kf_why_profiles(&go, sym, &out);
 		}
 		if (json)
-			why_json(t, sym, cfg, out.buf);
+			why_json(p.t, sym, cfg, out.buf);
 		else
 			fputs(out.buf, stdout);
 		rc = KF_EXIT_OK;
@@ -676,13 +482,9 @@ out:
 			kf_strbuf_release(&sb);
 		}
 	kf_diags_release(&d);
-	kc_tree_free(t);
-	if (set)
-		prof_set_free(set);
+	kf_pipeline_release(&p);
 	prof_db_free(db);
 	profcli_release(&po);
-	free(tree);
-	free(cache);
 	free(cfg);
 	return rc;
 }

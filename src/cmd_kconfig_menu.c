@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "profcli.h"
 #include "kfit/kconfig.h"
+#include "kfit/pipeline.h"
 #include "kfit/resolve.h"
 #include "kfit/tree.h"
 
@@ -387,24 +388,20 @@ int cmd_kconfig_menu(int argc, char **argv)
 					    wanted[k]);
 		}
 	}
-	char *tree = NULL, *cache = NULL;
+	/* the options' requirements are weighed from allnoconfig */
+	kf_pipeline_opts plo = {.tree = tree_arg, .arch = arch, .progress = cli_progress,
+				.base = "allnoconfig", .output = "/dev/null"};
+	kf_pipeline p;
+	kf_pipeline_init(&p, &plo);
 	kc_tree *t = NULL;
 	kf_base *base = NULL;
 	if (d.nerr)
 		goto out;
-	tree = kf_tree_resolve(tree_arg, cli_progress, NULL, &d);
-	if (!tree)
+	if (kf_pipeline_tree(&p, &d) < 0 || kf_pipeline_load(&p, &d) < 0 ||
+	    kf_pipeline_base(&p, &d) < 0)
 		goto out;
-	cache = kf_cache_dir(&d);
-	kc_load_opts lo = {.srctree = tree, .arch = arch, .cache_dir = cache};
-	t = kc_tree_load(&lo, &d);
-	if (!t)
-		goto out;
-	kc_run_opts ro = {.mode = KC_MODE_ALLNOCONFIG, .config = "/dev/null"};
-	kf_strbuf junk = KF_STRBUF_INIT;
-	kc_compute(t, &ro, &junk);
-	kf_strbuf_release(&junk);
-	base = kf_base_snapshot(t);
+	t = p.t;
+	base = p.snap;
 	for (size_t i = 0; i < n; i++)
 		if (compute_item(&items[i], db, t, base, arch, &d) < 0)
 			goto out;
@@ -494,7 +491,7 @@ int cmd_kconfig_menu(int argc, char **argv)
 			emit_item(&k, &items[i], items, n);
 	kf_strbuf_addstr(&k, "endmenu\n");
 
-	char *dir = outdir ? kf_xstrdup(outdir) : kf_xasprintf("%s/distro", tree);
+	char *dir = outdir ? kf_xstrdup(outdir) : kf_xasprintf("%s/distro", p.tree);
 	char *path = kf_xasprintf("%s/Kconfig", dir);
 	kf_mkdir_p(dir, 0755);
 	if (kf_write_file_atomic(path, k.buf, k.len, false, &d) == 0) {
@@ -502,7 +499,7 @@ int cmd_kconfig_menu(int argc, char **argv)
 		rc = KF_EXIT_OK;
 	}
 	if (rc == KF_EXIT_OK && install) {
-		char *top = kf_xasprintf("%s/Kconfig", tree);
+		char *top = kf_xasprintf("%s/Kconfig", p.tree);
 		kf_strbuf tk = KF_STRBUF_INIT;
 		if (kf_read_file(top, &tk, &d) == 0) {
 			if (!strstr(kf_strbuf_str(&tk), "source \"distro/Kconfig\"")) {
@@ -539,10 +536,7 @@ out:
 		free(items[i].sel);
 	}
 	free(items);
-	kf_base_free(base);
-	kc_tree_free(t);
-	free(tree);
-	free(cache);
+	kf_pipeline_release(&p);
 	prof_db_free(db);
 	profcli_release(&po);
 	return rc;

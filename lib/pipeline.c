@@ -1,0 +1,305 @@
+/*
+ * pipeline.c - kfit's main path as stages (see include/kfit/pipeline.h):
+ * tree, detect, requirements, load, base, solve, write, verify.  Each
+ * stage fills its part of kf_pipeline and leaves the rest alone, so a
+ * command runs the ones it needs and reads the results between them.
+ */
+#include "kfit/pipeline.h"
+
+#include "kfit/run.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void kf_pipeline_init(kf_pipeline *p, const kf_pipeline_opts *o)
+{
+	memset(p, 0, sizeof(*p));
+	p->o = *o;
+	p->initramfs = o->initramfs;
+}
+
+void kf_pipeline_release(kf_pipeline *p)
+{
+	if (p->solved)
+		kf_gen_result_release(&p->res);
+	kf_base_free(p->snap);
+	kc_tree_free(p->t);
+	if (p->set)
+		prof_set_free(p->set);
+	kf_detect_free(p->det);
+	kf_aliasdb_free(p->aliases);
+	free(p->detected);
+	free(p->names);
+	free(p->tree);
+	free(p->cache);
+	free(p->dest);
+	free(p->defconfig);
+	memset(p, 0, sizeof(*p));
+}
+
+int kf_pipeline_tree(kf_pipeline *p, kf_diags *d)
+{
+	p->tree = kf_tree_resolve(p->o.tree, p->o.progress, p->o.progress_ctx, d);
+	if (!p->tree)
+		return -1;
+	p->cache = kf_cache_dir(d);
+	return 0;
+}
+
+static void add_name(kf_pipeline *p, const char *name, size_t *alloc)
+{
+	KF_GROW(p->names, p->nnames + 1, *alloc);
+	p->names[p->nnames++] = name;
+}
+
+/* Is one of the profiles asked for a distro? */
+static bool asked_for_distro(const kf_pipeline *p)
+{
+	for (size_t k = 0; k < p->o.nnames; k++) {
+		long param;
+		const prof_profile *pp = prof_db_find(p->o.db, p->o.names[k], &param, NULL);
+		if (pp && pp->kind == PROF_KIND_DISTRO)
+			return true;
+	}
+	return false;
+}
+
+int kf_pipeline_detect(kf_pipeline *p, kf_diags *d)
+{
+	p->aliases = kf_aliasdb_new();
+	if (kf_aliasdb_scan_tree(p->aliases, p->tree, p->o.arch, true, p->o.progress,
+				 p->o.progress_ctx, d) < 0)
+		return -1;
+	kf_detect_opts dop = {.root = p->o.root ? p->o.root : "/", .aliases = p->aliases,
+			      .db = p->o.db, .use_modules_alias = true};
+	p->det = kf_detect_run(&dop, d);
+	if (!p->det)
+		return -1;
+	p->detected = kf_xcalloc(p->det->nprofiles + 1, sizeof(*p->detected));
+	bool distro_given = asked_for_distro(p);
+	for (size_t i = 0; i < p->det->nprofiles; i++) {
+		const char *name = p->det->profiles[i].name;
+		bool dup = false;
+		for (size_t k = 0; k < p->o.nnames; k++)
+			if (!strcmp(p->o.names[k], name))
+				dup = true;
+		for (size_t k = 0; k < p->ndetected; k++)
+			if (!strcmp(p->detected[k].name, name))
+				dup = true;
+		/* a distro given with -p replaces the detected one */
+		if (p->det->profiles[i].kind == PROF_KIND_DISTRO && distro_given)
+			dup = true;
+		if (dup)
+			continue;
+		p->detected[p->ndetected++] = (kf_pipeline_detected){
+			name, p->det->profiles[i].reason ? p->det->profiles[i].reason : ""};
+	}
+	if (p->initramfs == PROF_INITRAMFS_UNKNOWN &&
+	    p->det->initramfs != PROF_INITRAMFS_UNKNOWN)
+		p->initramfs = p->det->initramfs;
+	return 0;
+}
+
+/* Detection's hardware requirements as requirements of the set: the same
+ * type as a profile's, so the resolver, pins and explanations treat them
+ * alike (NR_CPUS >= CPUs included). */
+static void add_hardware(prof_set *set, const kf_detect *det)
+{
+	prof_req **reqs = kf_arena_alloc(set->arena, (set->n + det->nhw + 1) * sizeof(*reqs));
+	memcpy(reqs, set->reqs, set->n * sizeof(*reqs));
+	size_t n = set->n;
+	for (size_t i = 0; i < det->nhw; i++) {
+		const kf_hwreq *h = &det->hw[i];
+		prof_req *r = kf_arena_alloc(set->arena, sizeof(*r));
+		prof_alt *a = kf_arena_alloc(set->arena, sizeof(*a));
+		a->sym = kf_arena_strdup(set->arena, h->symbol);
+		if (h->want == KF_HW_AT_LEAST) {
+			a->want = PROF_WANT_AT_LEAST;
+			a->value = kf_arena_printf(set->arena, "%ld", h->min);
+		} else
+			a->want = h->want == KF_HW_BUILTIN ? PROF_WANT_BUILTIN : PROF_WANT_ENABLED;
+		r->alts = a;
+		r->nalts = 1;
+		r->level = h->level == KF_HW_REQUIRE ? PROF_REQUIRE : PROF_RECOMMEND;
+		r->boot = h->boot;
+		r->reason = kf_arena_strdup(set->arena, h->reason ? h->reason : "");
+		r->loc.file = h->makefile ? kf_arena_strdup(set->arena, h->makefile) : "detect";
+		r->loc.line = h->line;
+		r->profile = "hardware";
+		r->key = a->sym;
+		r->cond.pmin = r->cond.pmax = -1;
+		reqs[n++] = r;
+	}
+	set->reqs = reqs;
+	set->n = n;
+}
+
+int kf_pipeline_requirements(kf_pipeline *p, kf_diags *d)
+{
+	size_t alloc = 0;
+	p->nnames = 0;
+	for (size_t i = 0; i < p->o.nnames; i++)
+		add_name(p, p->o.names[i], &alloc);
+	for (size_t i = 0; i < p->ndetected; i++)
+		add_name(p, p->detected[i].name, &alloc);
+	p->set = prof_resolve(p->o.db, p->names, p->nnames, d);
+	if (!p->set)
+		return -1;
+	if (p->det)
+		add_hardware(p->set, p->det);
+	return 0;
+}
+
+int kf_pipeline_load(kf_pipeline *p, kf_diags *d)
+{
+	kc_load_opts lo = {.srctree = p->tree, .arch = p->o.arch, .cache_dir = p->cache};
+	p->t = kc_tree_load(&lo, d);
+	return p->t ? 0 : -1;
+}
+
+/* The default base: minimal when the hardware is known (a platform
+ * profile or detection), else the arch's defconfig. */
+static const char *default_base(const kf_pipeline *p)
+{
+	if (p->det)
+		return "allnoconfig";
+	for (size_t i = 0; p->set && i < p->set->nnames; i++) {
+		long param;
+		const prof_profile *pp = prof_db_find(p->o.db, p->set->names[i], &param, NULL);
+		if (pp && pp->kind == PROF_KIND_PLATFORM)
+			return "allnoconfig";
+	}
+	return "defconfig";
+}
+
+/* Where write puts the .config: the option, else a build directory in
+ * the cache with detection (the main job never writes into the cached
+ * source tree), else TREE/.config. */
+static char *destination(const kf_pipeline *p)
+{
+	if (p->o.output)
+		return kf_xstrdup(p->o.output);
+	if (p->det && p->cache) {
+		const char *slash = strrchr(p->tree, '/');
+		char *bdir = kf_xasprintf("%s/build/%s-%s", p->cache,
+					  slash ? slash + 1 : p->tree, p->o.arch);
+		kf_mkdir_p(bdir, 0755);
+		char *dest = kf_xasprintf("%s/.config", bdir);
+		free(bdir);
+		return dest;
+	}
+	return kf_xasprintf("%s/.config", p->tree);
+}
+
+int kf_pipeline_base(kf_pipeline *p, kf_diags *d)
+{
+	p->base = p->o.base ? p->o.base : default_base(p);
+	p->dest = destination(p);
+	kc_run_opts ro;
+	memset(&ro, 0, sizeof(ro));
+	ro.config = p->dest;
+	bool distro_file = false;
+	if (!strcmp(p->base, "allnoconfig"))
+		ro.mode = KC_MODE_ALLNOCONFIG;
+	else if (!strcmp(p->base, "tinyconfig"))
+		ro.mode = KC_MODE_TINYCONFIG;
+	else if (!strcmp(p->base, "defconfig")) {
+		ro.mode = KC_MODE_DEFCONFIG;
+		ro.file = p->defconfig = kc_default_defconfig(p->t);
+	} else {
+		if (!kf_exists(p->base) || kf_is_dir(p->base)) {
+			kf_diag_add(d, KF_ERROR, p->base, 0, 0,
+				    "--base: no such configuration file (or allnoconfig, tinyconfig, defconfig)");
+			return -1;
+		}
+		ro.mode = KC_MODE_DEFCONFIG;
+		ro.file = p->base;
+		distro_file = true;
+	}
+	kf_strbuf junk = KF_STRBUF_INIT;
+	int crc = kc_compute(p->t, &ro, &junk);
+	kf_strbuf_release(&junk);
+	if (crc) {
+		kf_diag_add(d, KF_ERROR, p->base, 0, 0, "cannot compute the base configuration");
+		return -1;
+	}
+	if (distro_file)
+		kf_reset_distro_build_files(p->t, d);
+	p->snap = kf_base_snapshot(p->t);
+	return 0;
+}
+
+int kf_pipeline_solve(kf_pipeline *p, kf_diags *d)
+{
+	kf_gen_opts go = {
+		.tree = p->t,
+		.db = p->o.db,
+		.set = p->set,
+		.arch = p->o.arch,
+		.initramfs = p->initramfs,
+		.minimize = true,
+		.check_minimal = p->o.check_minimal,
+	};
+	p->solved = true;
+	return kf_generate(&go, p->snap, &p->res, d);
+}
+
+int kf_pipeline_write(kf_pipeline *p, kf_diags *d)
+{
+	/* kc_config_write reports to the diagnostics the tree was loaded
+	 * with (d, when the caller keeps one list throughout) */
+	(void)d;
+	return kc_config_write(p->t, p->dest, false) < 0 ? -1 : 0;
+}
+
+int kf_pipeline_verify(kf_pipeline *p, kf_diags *d)
+{
+	char tmpl[] = "/tmp/kfit-verify.XXXXXX";
+	char *dir = mkdtemp(tmpl);
+	if (!dir)
+		return -1;
+	char *copy = kf_xasprintf("%s/config", dir);
+	kf_strbuf a = KF_STRBUF_INIT, b = KF_STRBUF_INIT;
+	kf_diags scratch = KF_DIAGS_INIT;
+	int rc = -1;
+	if (kf_read_file(p->dest, &a, &scratch) < 0 ||
+	    kf_write_file_atomic(copy, a.buf, a.len, false, &scratch) < 0)
+		goto out;
+	char *o = kf_xasprintf("O=%s/build", dir);
+	char *ar = kf_xasprintf("ARCH=%s", p->o.arch);
+	char *kc = kf_xasprintf("KCONFIG_CONFIG=%s", copy);
+	const char *argv[] = {"make", "-s", "-C", p->tree, o, ar, kc, "olddefconfig", NULL};
+	kf_run_opts ro = {.argv = argv};
+	int st = kf_run(&ro, &scratch);
+	free(o);
+	free(ar);
+	free(kc);
+	if (st != 0)
+		goto out;
+	if (kf_read_file(copy, &b, &scratch) < 0)
+		goto out;
+	rc = (a.len == b.len && !memcmp(a.buf, b.buf, a.len)) ? 0 : 1;
+out:
+	(void)d; /* the caller words the failure; the details are noise */
+	kf_strbuf_release(&a);
+	kf_strbuf_release(&b);
+	kf_diags_release(&scratch);
+	if (kf_remove_tree(dir) < 0)
+		rc = rc ? rc : -1;
+	free(copy);
+	return rc;
+}
+
+int kf_pipeline_read_config(kf_pipeline *p, const char *path, kf_diags *d)
+{
+	if (!kf_exists(path)) {
+		kf_diag_add(d, KF_ERROR, path, 0, 0, "no such configuration file");
+		return -1;
+	}
+	kc_run_opts ro = {.mode = KC_MODE_DEFCONFIG, .config = path, .file = path};
+	kf_strbuf junk = KF_STRBUF_INIT;
+	kc_compute(p->t, &ro, &junk);
+	kf_strbuf_release(&junk);
+	return 0;
+}
