@@ -5,11 +5,12 @@
  */
 #include "cli.h"
 #include "profcli.h"
+#include "kfit/explain.h"
 #include "kfit/json.h"
 #include "kfit/dotconfig.h"
 #include "kfit/kconfig.h"
 #include "kfit/pipeline.h"
-#include "kfit/resolve.h"
+#include "kfit/solve.h"
 #include "kfit/tree.h"
 
 #include <stdio.h>

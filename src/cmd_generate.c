@@ -6,10 +6,11 @@
 #include "cli.h"
 #include "profcli.h"
 #include "kfit/detect.h"
+#include "kfit/explain.h"
 #include "kfit/json.h"
 #include "kfit/pipeline.h"
 #include "kfit/kconfig.h"
-#include "kfit/resolve.h"
+#include "kfit/solve.h"
 #include "kfit/tree.h"
 
 #include <stdio.h>

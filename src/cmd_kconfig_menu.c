@@ -13,7 +13,7 @@
 #include "profcli.h"
 #include "kfit/kconfig.h"
 #include "kfit/pipeline.h"
-#include "kfit/resolve.h"
+#include "kfit/solve.h"
 #include "kfit/tree.h"
 
 #include <ctype.h>

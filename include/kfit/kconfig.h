@@ -93,4 +93,28 @@ const char *kc_tree_output(const kc_tree *t);
 /* How many $(shell) commands ran and how many came from the cache. */
 void kc_tree_shell_stats(const kc_tree *t, int *runs, int *hits);
 
+/* ---- values, as a .config shows them and as a user answers them
+ * (lib/kconfig_values.c) ---- */
+
+/* The value as the .config shows it ("y", "m", "64", a string without
+ * quotes), NULL when it is not written. */
+const char *kf_sym_shown(kc_tree *t, kc_sym *s);
+/* Can `select` set it: a bool or tristate that is no choice member. */
+bool kf_sym_selectable(kc_tree *t, const char *sym);
+/* True for string symbols (their .config values are quoted). */
+bool kf_sym_is_string(kc_tree *t, const char *sym);
+
+/* Answer a symbol as a user would (visible symbols only); 0 or -1. */
+int kf_sym_set(kc_tree *t, const char *sym, const char *value);
+
+/* kf_sym_shown by name; NULL also when the tree has no such symbol. */
+const char *kf_sym_value(kc_tree *t, const char *sym);
+
+/*
+ * Reset the settings of a distro config that name files of the distro's
+ * own build (trusted keys, signing key, ...), so a user's build does not
+ * stop at a missing certificate.  Appends one note per reset to d.
+ */
+void kf_reset_distro_build_files(kc_tree *t, kf_diags *d);
+
 #endif

@@ -28,7 +28,7 @@
 #include "kfit/detect.h"
 #include "kfit/kconfig.h"
 #include "kfit/profile.h"
-#include "kfit/resolve.h"
+#include "kfit/solve.h"
 #include "kfit/tree.h"
 #include "kfit/util.h"
 

@@ -1,5 +1,5 @@
 /*
- * resolve.c - the resolver behind `kfit generate`: make requirements hold
+ * solve.c - the resolver behind `kfit generate`: make requirements hold
  * in a tree's configuration with as few changes as possible, explain each
  * change, and name what blocks a requirement that cannot hold.
  *
@@ -14,7 +14,9 @@
  * conflict chains are found.  After the search every change that no
  * requirement needs is put back (minimality).
  */
-#include "kfit/resolve.h"
+#include "kfit/solve.h"
+
+#include "kfit/explain.h"
 
 #include "kc_internal.h"
 
@@ -128,15 +130,6 @@ static kc_sym *lookup(rs *R, const char *name)
 	return s;
 }
 
-/* Value as the .config shows it: NULL when not written. */
-static const char *shown(kc_tree *t, kc_sym *s)
-{
-	sym_calc_value(t, s);
-	if (!(s->flags & SYMBOL_WRITE) || s->type == S_UNKNOWN)
-		return NULL;
-	return sym_get_string_value(t, s);
-}
-
 static bool is_on(const char *v)
 {
 	return v && (!strcmp(v, "y") || !strcmp(v, "m"));
@@ -145,7 +138,7 @@ static bool is_on(const char *v)
 static bool alt_holds(rs *R, const prof_alt *a, bool boot)
 {
 	kc_sym *s = lookup(R, a->sym);
-	return prof_alt_holds(a, s ? shown(R->t, s) : NULL, boot, R->initramfs);
+	return prof_alt_holds(a, s ? kf_sym_shown(R->t, s) : NULL, boot, R->initramfs);
 }
 
 static bool req_applies(rs *R, const prof_req *r)
@@ -156,7 +149,7 @@ static bool req_applies(rs *R, const prof_req *r)
 		return false;
 	if (r->cond.if_sym) {
 		kc_sym *s = lookup(R, r->cond.if_sym);
-		if (!s || !is_on(shown(R->t, s)))
+		if (!s || !is_on(kf_sym_shown(R->t, s)))
 			return false;
 	}
 	return true;
@@ -597,7 +590,7 @@ static bool need_str(rs *R, kc_sym *s, const char *val, bool numeric)
 {
 	kc_tree *t = R->t;
 	R->steps++;
-	const char *cur = shown(t, s);
+	const char *cur = kf_sym_shown(t, s);
 	if (cur && (numeric ? strtoll(cur, NULL, 0) == strtoll(val, NULL, 0)
 			    : !strcmp(cur, val)))
 		return true;
@@ -612,7 +605,7 @@ static bool need_str(rs *R, kc_sym *s, const char *val, bool numeric)
 	{
 		if (need_expr(R, p->visible.expr, KC_YES)) {
 			set_str(R, s, val);
-			cur = shown(t, s);
+			cur = kf_sym_shown(t, s);
 			if (cur && (numeric ? strtoll(cur, NULL, 0) == strtoll(val, NULL, 0)
 					    : !strcmp(cur, val))) {
 				ok = true;
@@ -779,7 +772,7 @@ static bool need_alt(rs *R, const prof_alt *a, bool boot)
 	case PROF_WANT_NUMBER:
 		return need_str(R, s, a->value, true);
 	case PROF_WANT_AT_LEAST:
-		if (prof_alt_holds(a, shown(R->t, s), boot, R->initramfs))
+		if (prof_alt_holds(a, kf_sym_shown(R->t, s), boot, R->initramfs))
 			return true;
 		return need_str(R, s, a->value, true);
 	}
@@ -841,7 +834,7 @@ kf_base *kf_base_snapshot(kc_tree *t)
 			continue;
 		b->def[s->seq] = s->def[S_DEF_USER];
 		b->flags[s->seq] = s->flags;
-		const char *v = shown(t, s);
+		const char *v = kf_sym_shown(t, s);
 		b->value[s->seq] = v ? kf_xstrdup(v) : NULL;
 	}
 	return b;
@@ -860,22 +853,6 @@ void kf_base_restore(kc_tree *t, const kf_base *b)
 			   (b->flags[s->seq] & SYMBOL_DEF_USER);
 	}
 	sym_clear_all_valid(t);
-}
-
-bool kf_sym_selectable(kc_tree *t, const char *name)
-{
-	kc_sym *s = sym_find(t, name);
-	if (!s || (s->flags & SYMBOL_CONST) || sym_is_choice(s))
-		return false;
-	if (s->type != S_BOOLEAN && s->type != S_TRISTATE)
-		return false;
-	return !sym_is_choice_value(t, s);
-}
-
-bool kf_sym_is_string(kc_tree *t, const char *name)
-{
-	kc_sym *s = sym_find(t, name);
-	return s && !(s->flags & SYMBOL_CONST) && s->type == S_STRING;
 }
 
 void kf_base_free(kf_base *b)
@@ -941,196 +918,6 @@ static const char *group_of(const kf_gen_opts *o, const prof_req *r)
 	return "profile";
 }
 
-/* Symbols whose `select` holds for s right now, as "A, B". */
-static void selectors(kc_tree *t, kc_expr *e, kf_strbuf *out)
-{
-	if (!e)
-		return;
-	if (e->type == E_OR) {
-		selectors(t, e->left.expr, out);
-		selectors(t, e->right.expr, out);
-		return;
-	}
-	if (expr_calc_value(t, e) == KC_NO)
-		return;
-	kc_expr *x = e;
-	while (x->type == E_AND)
-		x = x->left.expr;
-	if (out->len)
-		kf_strbuf_addstr(out, ", ");
-	if (x->type == E_SYMBOL)
-		kf_strbuf_addstr(out, symname(x->left.sym));
-	else
-		expr_print_plain(e, out);
-}
-
-static void why_line(kc_tree *t, kc_sym *s, kf_strbuf *out)
-{
-	kf_strbuf sel = KF_STRBUF_INIT;
-	sym_calc_value(t, s);
-	if (s->rev_dep.tri != KC_NO)
-		selectors(t, s->rev_dep.expr, &sel);
-	if (sel.len) {
-		kf_strbuf_addf(out, "selected by %s", sel.buf);
-	} else if (s->visible != KC_NO && sym_has_value(s)) {
-		kf_strbuf_addf(out, "answered %s in the configuration",
-			       sym_get_string_value(t, s));
-	} else if (s->implied.tri != KC_NO) {
-		kf_strbuf sb = KF_STRBUF_INIT;
-		selectors(t, s->implied.expr, &sb);
-		kf_strbuf_addf(out, "implied by %s", kf_strbuf_str(&sb));
-		kf_strbuf_release(&sb);
-	} else {
-		kc_prop *p;
-		bool found = false;
-		for_all_defaults(s, p)
-		{
-			if (expr_calc_value(t, p->visible.expr) == KC_NO)
-				continue;
-			kf_strbuf_addstr(out, "default ");
-			expr_print_plain(p->expr, out);
-			if (p->visible.expr && !expr_is_yes(t, p->visible.expr)) {
-				kf_strbuf_addstr(out, " if ");
-				expr_print_plain(p->visible.expr, out);
-			}
-			kf_strbuf_addf(out, " (%s:%d)", p->file, p->lineno);
-			found = true;
-			break;
-		}
-		bool prompt = false;
-		for_all_prompts(s, p) prompt = true;
-		if (!found)
-			kf_strbuf_addstr(out, !prompt ? "it has no prompt and nothing selects it"
-					 : s->visible == KC_NO
-						 ? "not visible: its dependencies are not met"
-						 : "no default applies");
-	}
-	kf_strbuf_release(&sel);
-}
-
-int kf_why(kc_tree *t, const char *name, kf_strbuf *out)
-{
-	kc_sym *s = sym_find(t, name);
-	if (!s || (s->flags & SYMBOL_CONST) || s->type == S_UNKNOWN)
-		return -1;
-	sym_calc_value(t, s);
-	const char *v = shown(t, s);
-	kf_strbuf_addf(out, "CONFIG_%s=%s", name, v ? v : "(absent)");
-	if (s->type == S_STRING && v)
-		kf_strbuf_addf(out, " (string \"%s\")", v);
-	kf_strbuf_addch(out, '\n');
-	for (size_t i = 0; i < s->nmenus; i++)
-		kf_strbuf_addf(out, "  defined at %s:%d\n", s->menus[i]->file,
-			       s->menus[i]->lineno);
-	kf_strbuf_addf(out, "  type %s, visible %s", sym_type_name(s->type),
-		       tri_name(s->visible));
-	if (s->rev_dep.tri != KC_NO)
-		kf_strbuf_addf(out, ", selected to at least %s", tri_name(s->rev_dep.tri));
-	kf_strbuf_addstr(out, "\n  why: ");
-	why_line(t, s, out);
-	kf_strbuf_addch(out, '\n');
-	if (s->dir_dep.expr && !expr_is_yes(t, s->dir_dep.expr)) {
-		kf_strbuf_addstr(out, "  depends on: ");
-		expr_gstr_print(t, s->dir_dep.expr, out);
-		kf_strbuf_addch(out, '\n');
-	}
-	kf_strbuf_addstr(out, "  to change it: ");
-	if (s->rev_dep.tri != KC_NO) {
-		kf_strbuf sel = KF_STRBUF_INIT;
-		selectors(t, s->rev_dep.expr, &sel);
-		kf_strbuf_addf(out, "turn off %s (%s it)", sel.buf,
-			       strchr(sel.buf, ',') ? "they select" : "it selects");
-		kf_strbuf_release(&sel);
-	} else if (s->visible != KC_NO) {
-		kf_strbuf_addstr(out, "answer it in the configuration (it is visible)");
-	} else {
-		kc_prop *p;
-		bool any = false;
-		for_all_prompts(s, p)
-		{
-			kf_strbuf_addstr(out, any ? "; or make " : "make ");
-			expr_gstr_print(t, p->visible.expr, out);
-			kf_strbuf_addstr(out, " true, then answer it");
-			any = true;
-		}
-		if (!any)
-			kf_strbuf_addstr(out, "it has no prompt: change what its default depends on, or select it");
-	}
-	kf_strbuf_addch(out, '\n');
-	return 0;
-}
-
-int kf_sym_set(kc_tree *t, const char *name, const char *value)
-{
-	kc_sym *s = sym_find(t, name);
-	if (!s || (s->flags & SYMBOL_CONST) || s->type == S_UNKNOWN)
-		return -1;
-	sym_calc_value(t, s);
-	return sym_set_string_value(t, s, value) ? 0 : -1;
-}
-
-int kf_why_short(kc_tree *t, const char *name, kf_strbuf *why, const char **menu)
-{
-	kc_sym *s = sym_find(t, name);
-	*menu = NULL;
-	if (!s || (s->flags & SYMBOL_CONST) || s->type == S_UNKNOWN)
-		return -1;
-	why_line(t, s, why);
-	/* the nearest enclosing menu with a title */
-	for (kc_menu *m = s->nmenus ? s->menus[0]->parent : NULL; m;
-	     m = m->parent)
-		if (!m->sym && m->prompt && m->prompt->type == P_MENU) {
-			*menu = m->prompt->text;
-			break;
-		}
-	return 0;
-}
-
-const char *kf_sym_value(kc_tree *t, const char *name)
-{
-	kc_sym *s = sym_find(t, name);
-	if (!s || (s->flags & SYMBOL_CONST))
-		return NULL;
-	return shown(t, s);
-}
-
-/* ---------------- distro build files ---------------- */
-
-void kf_reset_distro_build_files(kc_tree *t, kf_diags *d)
-{
-	static const struct {
-		const char *sym;   /* string symbol naming a build file */
-		const char *value; /* what a user's build needs instead */
-	} resets[] = {
-		{"SYSTEM_TRUSTED_KEYS", ""},
-		{"SYSTEM_REVOCATION_KEYS", ""},
-		{"MODULE_SIG_KEY", "certs/signing_key.pem"},
-		{"EXTRA_FIRMWARE", ""},
-		{"SYSTEM_EXTRA_CERTIFICATE_SIZE", NULL},
-		{"INITRAMFS_SOURCE", ""},
-		{"MODULE_SIG_HASH", NULL},
-	};
-	for (size_t i = 0; i < sizeof(resets) / sizeof(resets[0]); i++) {
-		if (!resets[i].value)
-			continue;
-		kc_sym *s = sym_find(t, resets[i].sym);
-		if (!s || (s->flags & SYMBOL_CONST) || s->type != S_STRING)
-			continue;
-		const char *v = shown(t, s);
-		if (!v || !strcmp(v, resets[i].value))
-			continue;
-		if (!strcmp(resets[i].sym, "MODULE_SIG_KEY") &&
-		    !strcmp(v, "certs/signing_key.pem"))
-			continue;
-		kf_diag_add(d, KF_NOTE, NULL, 0, 0,
-			    "reset CONFIG_%s=\"%s\" to \"%s\": it names a file of the distribution's own build",
-			    resets[i].sym, v, resets[i].value);
-		s->def[S_DEF_USER].val = kf_arena_strdup(t->arena, resets[i].value);
-		s->flags |= SYMBOL_DEF_USER;
-		sym_clear_all_valid(t);
-	}
-}
-
 /* ---------------- driver ---------------- */
 
 /*
@@ -1188,7 +975,7 @@ static void minimize(rs *R, const kf_base *b, const prof_req **held, size_t nhel
 			if (!s || s->seq >= b->n || sym_is_choice(s) ||
 			    (s->type != S_BOOLEAN && s->type != S_TRISTATE))
 				continue;
-			const char *now = shown(t, s);
+			const char *now = kf_sym_shown(t, s);
 			const char *was = base_value(b, s);
 			if (same_value(s, now, was))
 				continue;
@@ -1199,7 +986,7 @@ static void minimize(rs *R, const kf_base *b, const prof_req **held, size_t nhel
 								 : KC_YES;
 			size_t mark = R->nlog;
 			set_tri(R, s, target);
-			if (same_value(s, shown(t, s), was) && all_hold(R, held, nheld))
+			if (same_value(s, kf_sym_shown(t, s), was) && all_hold(R, held, nheld))
 				changed = true;
 			else
 				rollback(R, mark);
@@ -1354,7 +1141,7 @@ int kf_generate(const kf_gen_opts *o, const kf_base *base, kf_gen_result *res,
 			if (!s || !s->name || s->seq >= base->n || sym_is_choice(s) ||
 			    (s->type != S_BOOLEAN && s->type != S_TRISTATE))
 				continue;
-			const char *now = shown(t, s);
+			const char *now = kf_sym_shown(t, s);
 			const char *was = base_value(base, s);
 			if (same_value(s, now, was) || !sym_is_changeable(t, s))
 				continue;
@@ -1363,7 +1150,7 @@ int kf_generate(const kf_gen_opts *o, const kf_base *base, kf_gen_result *res,
 			set_tri(&R, s, !was || !strcmp(was, "n") ? KC_NO
 				      : !strcmp(was, "m")	 ? KC_MOD
 								 : KC_YES);
-			const char *after = shown(t, s);
+			const char *after = kf_sym_shown(t, s);
 			bool back = same_value(s, after, was);
 			bool ok = back && all_hold(&R, held, nheld);
 			rollback(&R, mark);
@@ -1403,7 +1190,7 @@ int kf_generate(const kf_gen_opts *o, const kf_base *base, kf_gen_result *res,
 		kc_sym *s = m->sym;
 		if (!s || !s->name || s->seq >= base->n)
 			continue;
-		const char *now = shown(t, s);
+		const char *now = kf_sym_shown(t, s);
 		const char *was = base_value(base, s);
 		if (same_value(s, now, was))
 			continue;
@@ -1448,10 +1235,10 @@ int kf_generate(const kf_gen_opts *o, const kf_base *base, kf_gen_result *res,
 			c->group = group_of(o, c->req);
 			req_text(c->req, &w);
 			kf_strbuf_addstr(&w, " (");
-			why_line(t, s, &w);
+			kf_why_line(t, s, &w);
 			kf_strbuf_addch(&w, ')');
 		} else {
-			why_line(t, s, &w);
+			kf_why_line(t, s, &w);
 			c->group = "dependencies";
 		}
 		c->why = kf_arena_strdup(res->arena, kf_strbuf_str(&w));

@@ -1,5 +1,5 @@
 /*
- * resolve.h - the resolver: make a profile set's requirements land in a
+ * solve.h - the resolver: make a profile set's requirements land in a
  * kernel tree's configuration, minimally, with an explanation for every
  * change and a named chain for every requirement that cannot be met.
  *
@@ -10,8 +10,8 @@
  * selects it and then the symbol itself.  Symbols that requirements pin are
  * never moved against them.  Every step is re-evaluated by the exact engine.
  */
-#ifndef KFIT_RESOLVE_H
-#define KFIT_RESOLVE_H
+#ifndef KFIT_SOLVE_H
+#define KFIT_SOLVE_H
 
 #include "kfit/kconfig.h"
 #include "kfit/profile.h"
@@ -83,21 +83,6 @@ int kf_generate(const kf_gen_opts *o, const kf_base *base, kf_gen_result *res,
 void kf_gen_result_release(kf_gen_result *res);
 
 /*
- * Reset the settings of a distro config that name files of the distro's
- * own build (trusted keys, signing key, ...), so a user's build does not
- * stop at a missing certificate.  Appends one note per reset to d.
- */
-void kf_reset_distro_build_files(kc_tree *t, kf_diags *d);
-
-/*
- * Why does SYMBOL have its value in the tree's current configuration?
- * Appends a human-readable explanation: value, what set it (user value,
- * select by X, imply, default and its condition), and what it would take
- * to change it.  Returns -1 when the tree has no such symbol.
- */
-int kf_why(kc_tree *t, const char *sym, kf_strbuf *out);
-
-/*
  * The profiles' side of `kfit why SYMBOL -p NAME...`, for the tree's
  * current configuration: the applicable requirements that name SYMBOL
  * (and whether each holds), the answers the resolver would make to turn
@@ -106,20 +91,5 @@ int kf_why(kc_tree *t, const char *sym, kf_strbuf *out);
  * has no such symbol.  Uses o->tree, o->db, o->set, o->arch, o->initramfs.
  */
 int kf_why_profiles(const kf_gen_opts *o, const char *sym, kf_strbuf *out);
-
-/* One line: what gives SYMBOL its current value ("selected by X",
- * "default y if ..."), and the title of the menu it is in. */
-int kf_why_short(kc_tree *t, const char *sym, kf_strbuf *why, const char **menu);
-
-/* Can `select` set it: a bool or tristate that is no choice member. */
-bool kf_sym_selectable(kc_tree *t, const char *sym);
-/* True for string symbols (their .config values are quoted). */
-bool kf_sym_is_string(kc_tree *t, const char *sym);
-
-/* Answer a symbol as a user would (visible symbols only); 0 or -1. */
-int kf_sym_set(kc_tree *t, const char *sym, const char *value);
-
-/* True when a symbol's current value is "y"/"m"/...: for tests. */
-const char *kf_sym_value(kc_tree *t, const char *sym);
 
 #endif
