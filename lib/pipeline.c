@@ -40,7 +40,7 @@ void kf_pipeline_release(kf_pipeline *p)
 
 int kf_pipeline_tree(kf_pipeline *p, kf_diags *d)
 {
-	p->tree = kf_tree_resolve(p->o.tree, p->o.progress, p->o.progress_ctx, d);
+	p->tree = kf_tree_find_default(p->o.tree, p->o.progress, p->o.progress_ctx, d);
 	if (!p->tree)
 		return -1;
 	p->cache = kf_cache_dir(d);
@@ -143,7 +143,7 @@ int kf_pipeline_requirements(kf_pipeline *p, kf_diags *d)
 		add_name(p, p->o.names[i], &alloc);
 	for (size_t i = 0; i < p->ndetected; i++)
 		add_name(p, p->detected[i].name, &alloc);
-	p->set = prof_resolve(p->o.db, p->names, p->nnames, d);
+	p->set = prof_flatten(p->o.db, p->names, p->nnames, d);
 	if (!p->set)
 		return -1;
 	if (p->det)

@@ -163,7 +163,7 @@ size_t prof_lint(prof_db *db, const prof_lint_tree *trees, size_t ntrees, kf_dia
 				? kf_arena_printf(db->arena, "%s-%ld", p->stem, params[q])
 				: p->name;
 			kf_diags tmp = KF_DIAGS_INIT;
-			prof_set *s = prof_resolve(db, &name, 1, &tmp);
+			prof_set *s = prof_flatten(db, &name, 1, &tmp);
 			if (s) {
 				lint_distro(db, p, s, &tmp);
 				for (size_t t = 0; t < ntrees; t++)

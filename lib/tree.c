@@ -496,8 +496,8 @@ char *kf_tree_find(const kf_tree_search *s, kf_diags *d)
 	return NULL;
 }
 
-char *kf_tree_resolve(const char *explicit_path, kf_tree_progress_fn *progress,
-		      void *ctx, kf_diags *d)
+char *kf_tree_find_default(const char *explicit_path, kf_tree_progress_fn *progress,
+			   void *ctx, kf_diags *d)
 {
 	char *cwd = getcwd(NULL, 0);
 	/* scripts/fetch-kernel-debs.sh unpacks Debian packages here */

@@ -206,7 +206,7 @@ int cmd_check(int argc, char **argv)
 	if (!db)
 		goto out;
 	kf_diags d = KF_DIAGS_INIT;
-	s = prof_resolve(db, po.names, po.nnames, &d);
+	s = prof_flatten(db, po.names, po.nnames, &d);
 	if (s)
 		cfg = kf_dotconfig_load(config, &d);
 	cli_print_diags(&d);

@@ -289,7 +289,7 @@ int cmd_detect(int argc, char **argv)
 		goto out;
 	}
 	kf_diags d = KF_DIAGS_INIT;
-	char *tree = kf_tree_resolve(tree_arg, cli_progress, NULL, &d);
+	char *tree = kf_tree_find_default(tree_arg, cli_progress, NULL, &d);
 	if (!tree && (tree_arg || aliases)) {
 		cli_print_diags(&d);
 		kf_diags_release(&d);

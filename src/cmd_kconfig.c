@@ -135,7 +135,7 @@ int cmd_kconfig(int argc, char **argv)
 
 	kf_diags d = KF_DIAGS_INIT;
 	int rc = KF_EXIT_BAD;
-	char *tree = kf_tree_resolve(tree_arg, cli_progress, NULL, &d);
+	char *tree = kf_tree_find_default(tree_arg, cli_progress, NULL, &d);
 	char *cache = NULL, *cfg = NULL, *deflist = NULL, *defc = NULL;
 	kc_tree *t = NULL;
 	kf_strbuf out = KF_STRBUF_INIT;

@@ -165,7 +165,7 @@ static int compute_item(struct item *it, prof_db *db, kc_tree *t,
 			const kf_base *base, const char *arch, kf_diags *d)
 {
 	const char *names[1] = {it->profile};
-	prof_set *set = prof_resolve(db, names, 1, d);
+	prof_set *set = prof_flatten(db, names, 1, d);
 	if (!set)
 		return -1;
 	kf_base_restore(t, base);

@@ -152,7 +152,7 @@ static void text_chain(kf_strbuf *sb, const prof_req *r)
 static int show_profiles(prof_db *db, profcli_opts *po, uint32_t kver, const char *arch, bool json)
 {
 	kf_diags d = KF_DIAGS_INIT;
-	prof_set *s = prof_resolve(db, po->names, po->nnames, &d);
+	prof_set *s = prof_flatten(db, po->names, po->nnames, &d);
 	cli_print_diags(&d);
 	kf_diags_release(&d);
 	if (!s)

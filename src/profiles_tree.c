@@ -19,7 +19,7 @@
 int profiles_tree_kver(const char *tree, uint32_t *kver)
 {
 	kf_diags d = KF_DIAGS_INIT;
-	char *path = kf_tree_resolve(tree, cli_progress, NULL, &d);
+	char *path = kf_tree_find_default(tree, cli_progress, NULL, &d);
 	char *v = path ? kf_tree_kernelversion(path, &d) : NULL;
 	cli_print_diags(&d);
 	kf_diags_release(&d);
@@ -58,7 +58,7 @@ int profiles_lint_trees(prof_db *db, const char **trees, size_t ntrees, const ch
 	if (ntrees)
 		cache = kf_cache_dir(&d);
 	for (size_t i = 0; i < ntrees; i++) {
-		paths[i] = kf_tree_resolve(trees[i], cli_progress, NULL, &d);
+		paths[i] = kf_tree_find_default(trees[i], cli_progress, NULL, &d);
 		if (!paths[i])
 			goto out;
 		kc_load_opts lo = {

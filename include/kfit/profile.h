@@ -184,13 +184,13 @@ size_t prof_db_file_profiles(const prof_db *db, const char *path,
 const prof_profile *prof_db_find(const prof_db *db, const char *name,
 				 long *param, kf_diags *d);
 
-/* ---- resolving ---- */
+/* ---- flattening ---- */
 /*
- * Resolve profiles into one requirement list: inheritance, slots, includes,
+ * Flatten profiles into one requirement list: inheritance, slots, includes,
  * drops and overrides applied; conflicts and cycles are errors naming both
  * places.  NULL when any error was added to d.
  */
-prof_set *prof_resolve(prof_db *db, const char *const *names, size_t n,
+prof_set *prof_flatten(prof_db *db, const char *const *names, size_t n,
 		       kf_diags *d);
 void prof_set_free(prof_set *s);
 

@@ -48,10 +48,10 @@ typedef struct kf_tree_search {
  * in /usr/src and CACHE/debs/usr/src (extracted into the cache).
  * NULL with an error in d when there is none.
  */
-char *kf_tree_resolve(const char *explicit_path, kf_tree_progress_fn *progress,
-		      void *ctx, kf_diags *d);
+char *kf_tree_find_default(const char *explicit_path, kf_tree_progress_fn *progress,
+			   void *ctx, kf_diags *d);
 
-/* kf_tree_resolve with every place to look given explicitly. */
+/* kf_tree_find_default with every place to look given explicitly. */
 char *kf_tree_find(const kf_tree_search *s, kf_diags *d);
 
 /*

@@ -23,7 +23,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (size_t i = 0; i <= n; i++) {
 			/* i < n: one profile alone; i == n: all of them */
 			const char *const *ask = i < n ? &names[i] : names;
-			prof_set *s = prof_resolve(db, ask, i < n ? 1 : n, &d);
+			prof_set *s = prof_flatten(db, ask, i < n ? 1 : n, &d);
 			if (!s)
 				continue;
 			prof_check_opts co = {.kver = KF_KVER(6, 1, 0), .arch = "x86_64"};

@@ -161,7 +161,7 @@ static void test_resolve(tstate *ts)
 	check(ts, prof_db_find(db, "tpl-99", &param, NULL) == NULL, "resolve/template-range", NULL);
 
 	const char *n1[] = {"d-1"};
-	prof_set *s = prof_resolve(db, n1, 1, &d);
+	prof_set *s = prof_flatten(db, n1, 1, &d);
 	check(ts, s && s->n == 5 && count_key(s, "T_ALL") == 1 && count_key(s, "T_NEW") == 0 &&
 			  s->initramfs == PROF_INITRAMFS_NO && !strcmp(s->init, "tpl-150"),
 	      "resolve/slot-template", NULL);
@@ -184,7 +184,7 @@ static void test_resolve(tstate *ts)
 	prof_set_free(s);
 
 	const char *n2[] = {"d-2"};
-	s = prof_resolve(db, n2, 1, &d);
+	s = prof_flatten(db, n2, 1, &d);
 	check(ts, s && count_key(s, "GONE") == 0 && count_key(s, "T_NEW") == 1 && count_key(s, "T_ALL") == 1 &&
 			  !strcmp(s->init, "tpl-250"),
 	      "resolve/inherit-drop-slot-replaced", NULL);
@@ -192,7 +192,7 @@ static void test_resolve(tstate *ts)
 
 	kf_diags cd = KF_DIAGS_INIT;
 	const char *n3[] = {"clash"};
-	s = prof_resolve(db, n3, 1, &cd);
+	s = prof_flatten(db, n3, 1, &cd);
 	check(ts, !s && cd.nerr == 1 && strstr(cd.v[0].msg, "conflicts with") && cd.v[0].line == 42,
 	      "resolve/conflict-names-both", cd.n ? cd.v[0].msg : NULL);
 	kf_diags_release(&cd);
@@ -206,7 +206,7 @@ static void test_resolve(tstate *ts)
 	const char cfg_text[] = "# Linux/x86 6.1.10 Kernel Configuration\nCONFIG_X86_64=y\n"
 				"CONFIG_ROOT=m\nCONFIG_NEW_A=y\nCONFIG_T_ALL=y\n";
 	kf_dotconfig *c = kf_dotconfig_parse("c", cfg_text, strlen(cfg_text), &d);
-	s = prof_resolve(db, n1, 1, &d);
+	s = prof_flatten(db, n1, 1, &d);
 	if (s && c) {
 		prof_result *res = NULL;
 		prof_check_opts o = {kf_dotconfig_kver(c), kf_dotconfig_arch(c), PROF_INITRAMFS_UNKNOWN};
@@ -232,7 +232,7 @@ static void test_resolve(tstate *ts)
 	kf_diags d2 = KF_DIAGS_INIT;
 	prof_db_add_text(db2, "c.kfit", cyc, strlen(cyc), &d2);
 	const char *na[] = {"a"};
-	s = prof_resolve(db2, na, 1, &d2);
+	s = prof_flatten(db2, na, 1, &d2);
 	check(ts, !s && d2.nerr == 1 && strstr(d2.v[0].msg, "include cycle: a -> b -> a") && d2.v[0].line == 6,
 	      "resolve/cycle", d2.n ? d2.v[0].msg : NULL);
 	prof_db_free(db2);

@@ -1,5 +1,5 @@
 /*
- * profile_resolve.c - turn profile names into one flat requirement list:
+ * profile_flatten.c - turn profile names into one flat requirement list:
  * template instances (systemd-256 from systemd-N), inheritance with the
  * init/lsm/firewall slots, includes, drops and overrides, renames, and the
  * conflict and cycle checks.  Each resolved requirement is a copy that
@@ -478,7 +478,7 @@ static void find_conflicts(rctx *c, prof_set *s)
 	free(seen);
 }
 
-prof_set *prof_resolve(prof_db *db, const char *const *names, size_t n, kf_diags *d)
+prof_set *prof_flatten(prof_db *db, const char *const *names, size_t n, kf_diags *d)
 {
 	prof_set *s = kf_xcalloc(1, sizeof(*s));
 	s->arena = kf_arena_new();
