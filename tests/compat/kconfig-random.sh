@@ -7,8 +7,9 @@
 #    olddefconfig (randconfig is the one mode not compared byte for byte),
 #    also with KCONFIG_PROBABILITY.
 #
-# Default: a few seeds on x86_64 and arm64 of both trees; KFIT_TEST_FULL=1:
-# seeds 1..10 on x86_64, arm64 and x86.  See lib.sh for what is compared.
+# Default: a few seeds on x86_64 and arm64 of the 6.1 and 6.12 trees and a
+# sample on 7.3; KFIT_TEST_FULL=1: seeds 1..10 on x86_64, arm64 and x86 of
+# 6.1, 6.12 and 7.3.  See lib.sh for what is compared.
 . "$(dirname "$0")/lib.sh"
 
 if [ -n "$FULL" ]; then
@@ -19,7 +20,9 @@ else
 	seeds="1 2 3"
 fi
 
-for ver in 6.1 6.12; do
+vers="6.1 6.12"
+[ -n "$FULL" ] && vers="$vers 7.3"
+for ver in $vers; do
 	for arch in $arches; do
 		for seed in $seeds; do
 			add_case "$ver-$arch-olddefconfig-rand$seed" "$ver" "$arch" olddefconfig "rand:$seed"
@@ -38,5 +41,10 @@ for ver in 6.1 6.12; do
 		fi
 	done
 done
+
+if [ -z "$FULL" ]; then
+	add_case "7.3-x86_64-olddefconfig-rand1" 7.3 x86_64 olddefconfig rand:1
+	add_case "7.3-arm64-randconfig-seed1" 7.3 arm64 randconfig none KCONFIG_SEED=1
+fi
 
 run_cases

@@ -90,6 +90,12 @@ HOST_ID=$(
 		echo "compat-oracle v1"
 		gcc --version 2>&1 | head -n 1
 		ld --version 2>&1 | head -n 1
+		# tools the Kconfig files probe with $(shell,...): installing
+		# dwarves changes PAHOLE_VERSION and the PAHOLE_HAS_* symbols
+		for tool in pahole clang rustc bindgen; do
+			command -v "$tool" >/dev/null 2>&1 &&
+				"$tool" --version 2>&1 | head -n 1
+		done
 		uname -r
 		# conf's KCONFIG_DEFCONFIG_LIST looks at these
 		for f in /lib/modules/"$(uname -r)"/.config /etc/kernel-config \

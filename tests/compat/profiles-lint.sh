@@ -1,9 +1,10 @@
 #!/bin/bash
 # profiles-lint.sh - `kfit profiles lint` passes on the database alone and
-# against the 6.1 and 6.12 kernel trees (every symbol a requirement names
-# exists where its version range says it applies, renames resolved).
+# against the 6.1, 6.12 and 7.3 kernel trees (every symbol a requirement
+# names exists where its version range says it applies, renames resolved).
 # Trees come from scripts/kernel-tree.sh or $KFIT_COMPAT_TREE_6_1 /
-# $KFIT_COMPAT_TREE_6_12; a missing tree is a skip.
+# $KFIT_COMPAT_TREE_6_12 / $KFIT_COMPAT_TREE_7_3; a missing 6.1 or 6.12 tree
+# is a skip, a missing 7.3 (which `make deps` fetches) a failure.
 set -uo pipefail
 ROOT=${ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 KFIT=${KFIT:-$ROOT/build/kfit}
@@ -24,7 +25,7 @@ for p in $("$KFIT" profiles --json | jq -r '.profiles[] | select(.template != tr
 done
 if [ -z "$bad" ]; then echo "ok json-all"; else echo "not ok json-all"; echo "  invalid JSON for:$bad"; fi
 
-tree_for() { # 6.1 | 6.12
+tree_for() { # 6.1 | 6.12 | 7.3
 	local var=KFIT_COMPAT_TREE_${1//./_}
 	if [ -n "${!var:-}" ]; then
 		echo "${!var}"
@@ -33,10 +34,15 @@ tree_for() { # 6.1 | 6.12
 	fi
 }
 
-for v in 6.1 6.12; do
+for v in 6.1 6.12 7.3; do
 	t=$(tree_for $v)
 	if [ -z "$t" ] || [ ! -d "$t" ]; then
-		echo "skip tree-$v no linux-source-$v tree (scripts/kernel-tree.sh $v)"
+		if [ $v = 7.3 ]; then
+			echo "not ok tree-$v"
+			echo "  no linux-source-$v tree (scripts/kernel-tree.sh $v): run 'make deps'"
+		else
+			echo "skip tree-$v no linux-source-$v tree (scripts/kernel-tree.sh $v)"
+		fi
 		continue
 	fi
 	if out=$("$KFIT" profiles lint -k "$t" 2>&1); then
