@@ -226,6 +226,9 @@ struct kc_tree {
 	void *shell_ctx;         /* passed to shell_fn */
 	int shell_runs;          /* commands actually run */
 	int shell_hits;          /* commands served from the cache */
+	int shell_timeout_ms;    /* kill a command after this long, 0: never */
+	bool shell_swept;        /* stale scratch dirs removed this run */
+	bool verbose;            /* notes about cache entries not used */
 	/* output collected for the front end */
 	kf_strbuf out;           /* text conf prints on stdout ($(info), ...) */
 	/* random numbers for randconfig (glibc-compatible rand()) */

@@ -8,17 +8,22 @@
  * executable the command names (found on PATH or by absolute path), so a
  * new compiler, a changed script or a changed environment never serves a
  * stale value.  Cache files are written atomically, so concurrent kfit
- * processes share them safely.
+ * processes share them safely, and carry their length, an end marker and
+ * a checksum (kf_cache_write): a truncated or corrupted one is a miss,
+ * run again and rewritten.  Output is read as conf reads it (4096 bytes,
+ * then the pipe is closed); a command killed by a signal is never cached.
  */
 #include "kc_internal.h"
+#include "kfit/run.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static uint64_t fnv64(uint64_t h, const void *p, size_t n)
@@ -129,7 +134,7 @@ static int cmp_str(const void *a, const void *b)
 static char *cache_path(kc_tree *t, const char *cmd)
 {
 	struct key k = {1469598103934665603ULL, 14695981039346656037ULL ^ 7};
-	key_add(&k, "kfit-shell-v1", 13);
+	key_add(&k, "kfit-shell-v2", 13);
 	key_add(&k, cmd, strlen(cmd));
 	char **env = kf_xmalloc((t->nenv + 1) * sizeof(char *));
 	memcpy(env, t->env, t->nenv * sizeof(char *));
@@ -143,86 +148,150 @@ static char *cache_path(kc_tree *t, const char *cmd)
 			    (unsigned long long)k.a, (unsigned long long)k.b);
 }
 
-static char *run(kc_tree *t, const char *cmd, bool *ok)
+/* What conf keeps of a command's output: one fread() of 4096 bytes. */
+#define SHELL_READ 4096
+/* Version of the cache entries (kf_cache_read/write "shell" kind). */
+#define SHELL_CACHE_VERSION 2
+
+/*
+ * Scratch directories are "kfit-sh.PID.XXXXXX" in /tmp.  A kfit killed
+ * while a command runs leaves one; the first command of a later run
+ * removes those of this user whose process is gone and that are over 10
+ * seconds old.
+ */
+static void sweep_scratch(void)
 {
-	int pfd[2];
-	*ok = false;
-	if (pipe(pfd) < 0)
-		return NULL;
-	char scratch[] = "/tmp/kfit-sh.XXXXXX";
-	char *dir = mkdtemp(scratch);
-	pid_t pid = fork();
-	if (pid < 0) {
-		close(pfd[0]);
-		close(pfd[1]);
-		if (dir)
-			rmdir(dir);
-		return NULL;
-	}
-	if (pid == 0) {
-		close(pfd[0]);
-		dup2(pfd[1], 1);
-		close(pfd[1]);
-		int nul = open("/dev/null", O_RDONLY);
-		if (nul >= 0) {
-			dup2(nul, 0);
-			close(nul);
-		}
-		if (dir && chdir(dir) < 0)
-			_exit(127);
-		signal(SIGPIPE, SIG_DFL);
-		execle("/bin/sh", "sh", "-c", cmd, (char *)NULL, t->env);
-		_exit(127);
-	}
-	close(pfd[1]);
-	kf_strbuf out = KF_STRBUF_INIT;
-	char buf[4096];
-	for (;;) {
-		ssize_t r = read(pfd[0], buf, sizeof(buf));
-		if (r < 0 && errno == EINTR)
+	DIR *dh = opendir("/tmp");
+	if (!dh)
+		return;
+	time_t now = time(NULL);
+	struct dirent *de;
+	while ((de = readdir(dh))) {
+		if (strncmp(de->d_name, "kfit-sh.", 8))
 			continue;
-		if (r <= 0)
-			break;
-		if (out.len < 4095)
-			kf_strbuf_add(&out, buf,
-				      (size_t)r < 4095 - out.len ? (size_t)r
-								 : 4095 - out.len);
+		char *end;
+		long pid = strtol(de->d_name + 8, &end, 10);
+		if (end == de->d_name + 8 || *end != '.' || pid <= 0 ||
+		    pid == (long)getpid() || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		struct stat st;
+		if (fstatat(dirfd(dh), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+		    !S_ISDIR(st.st_mode) || st.st_uid != geteuid() ||
+		    now - st.st_mtime < 10)
+			continue;
+		char *path = kf_xasprintf("/tmp/%s", de->d_name);
+		kf_remove_tree(path);
+		free(path);
 	}
-	close(pfd[0]);
-	int status;
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	if (dir) {
-		/* remove what the command left (cc-option cleans up itself) */
-		char *rm = kf_xasprintf("%s", dir);
-		rmdir(rm);
-		free(rm);
+	closedir(dh);
+}
+
+/* How a command ended. */
+enum shell_end {
+	SHELL_EXITED,    /* exited by itself (any status): cacheable */
+	SHELL_KILLED,    /* killed by a signal: output used, never cached */
+	SHELL_TIMED_OUT, /* killed after --shell-timeout: an error */
+	SHELL_FAILED,    /* could not run at all */
+};
+
+/*
+ * Run cmd as conf's popen() would: /bin/sh -c, stdin from /dev/null,
+ * stderr where ours goes, in a scratch directory (cc-option creates
+ * .tmp_$$ directories in the current one), at most SHELL_READ bytes read,
+ * then the pipe is closed (a command writing forever ends with SIGPIPE,
+ * as under conf).  Returns the raw bytes read; *sig is the signal that
+ * ended it (or that its shell reports with 128 + N).
+ */
+static enum shell_end run(kc_tree *t, const char *cmd, kf_strbuf *out, int *sig)
+{
+	if (!t->shell_swept) {
+		sweep_scratch();
+		t->shell_swept = true;
 	}
-	*ok = true;
-	return kf_strbuf_detach(&out);
+	char *tmpl = kf_xasprintf("/tmp/kfit-sh.%ld.XXXXXX", (long)getpid());
+	char *dir = mkdtemp(tmpl);
+	const char *argv[] = {"/bin/sh", "-c", cmd, NULL};
+	bool timed_out = false;
+	*sig = 0;
+	kf_run_opts ro = {
+		.argv = argv,
+		.env = t->env,
+		.cwd = dir,
+		.out = out,
+		.max = SHELL_READ,
+		.stop_at_max = true,
+		.inherit_err = true,
+		.timeout_ms = t->shell_timeout_ms,
+		.termsig = sig,
+		.timed_out = &timed_out,
+	};
+	kf_diags tmp = KF_DIAGS_INIT;
+	int st = kf_run(&ro, &tmp);
+	kf_diags_release(&tmp);
+	if (dir)
+		kf_remove_tree(dir); /* what the command left behind */
+	free(tmpl);
+	if (st < 0)
+		return SHELL_FAILED;
+	if (timed_out)
+		return SHELL_TIMED_OUT;
+	/* the shell reports a command killed by signal N as status 128 + N */
+	if (!*sig && st > 128 && st <= 128 + 64)
+		*sig = st - 128;
+	/* SIGPIPE after conf's 4096 bytes: we closed the pipe, as conf does */
+	if (*sig == SIGPIPE && out->len >= SHELL_READ)
+		*sig = 0;
+	return *sig ? SHELL_KILLED : SHELL_EXITED;
+}
+
+/* conf's do_shell() on what fread() returned: the last byte of a full
+ * buffer dropped, trailing newlines removed, the others made spaces, the
+ * result ending at the first NUL. */
+static char *conf_text(const char *buf, size_t n)
+{
+	char *s = kf_xmalloc(n + 1);
+	memcpy(s, buf, n);
+	if (n == SHELL_READ)
+		n--;
+	while (n > 0 && s[n - 1] == '\n')
+		n--;
+	s[n] = 0;
+	for (size_t i = 0; i < n; i++)
+		if (s[i] == '\n')
+			s[i] = ' ';
+	return s;
 }
 
 char *kc_shell_run(kc_tree *t, const char *cmd)
 {
 	char *path = NULL;
-	bool ok;
-	char *raw;
 	if (t->shell_fn) {
-		raw = t->shell_fn(t->shell_ctx, cmd);
-		ok = raw != NULL;
-		goto ran;
+		char *raw = t->shell_fn(t->shell_ctx, cmd);
+		t->shell_runs++;
+		if (!raw) {
+			kc_pp_error(t, "%s: %s", cmd, strerror(errno));
+			return kf_xstrdup("");
+		}
+		char *r = conf_text(raw, strlen(raw) < SHELL_READ ? strlen(raw) : SHELL_READ);
+		free(raw);
+		return r;
 	}
 	if (t->cache_dir && !t->no_cache) {
 		path = cache_path(t, cmd);
 		kf_strbuf sb = KF_STRBUF_INIT;
-		kf_diags tmp = KF_DIAGS_INIT;
-		if (kf_exists(path) && kf_read_file(path, &sb, &tmp) == 0) {
-			kf_diags_release(&tmp);
+		char *why = NULL;
+		int rc = kf_cache_read(path, "shell", SHELL_CACHE_VERSION, &sb, &why);
+		if (rc == 0 && !memchr(sb.buf, 0, sb.len)) {
 			free(path);
 			t->shell_hits++;
 			return kf_strbuf_detach(&sb);
 		}
-		kf_diags_release(&tmp);
+		if (rc < 0 && t->verbose)
+			kf_diag_add(t->diags, KF_NOTE, path, 0, 0,
+				    "cached result of $(shell,%s) not used: %s; run again, "
+				    "entry rewritten",
+				    cmd, why ? why : "contains a NUL byte");
+		free(why);
 		kf_strbuf_release(&sb);
 	}
 	if (t->no_shell) {
@@ -230,30 +299,41 @@ char *kc_shell_run(kc_tree *t, const char *cmd)
 		free(path);
 		return kf_xstrdup("");
 	}
-	raw = run(t, cmd, &ok);
-ran:
+	kf_strbuf out = KF_STRBUF_INIT;
+	int sig = 0;
+	enum shell_end how = run(t, cmd, &out, &sig);
 	t->shell_runs++;
-	if (!ok) {
+	if (how == SHELL_FAILED) {
 		kc_pp_error(t, "%s: %s", cmd, strerror(errno));
 		free(path);
-		free(raw);
+		kf_strbuf_release(&out);
 		return kf_xstrdup("");
 	}
-	/* remove trailing newlines, replace the others with spaces */
-	size_t n = strlen(raw);
-	while (n > 0 && raw[n - 1] == '\n')
-		raw[--n] = 0;
-	for (size_t i = 0; i < n; i++)
-		if (raw[i] == '\n')
-			raw[i] = ' ';
-	if (path) {
+	if (how == SHELL_TIMED_OUT) {
+		kc_pp_error(t, "$(shell,%s): no result within --shell-timeout (%g s): killed",
+			    cmd, t->shell_timeout_ms / 1000.0);
+		free(path);
+		kf_strbuf_release(&out);
+		return kf_xstrdup("");
+	}
+	char *res = conf_text(kf_strbuf_str(&out), out.len);
+	kf_strbuf_release(&out);
+	if (how == SHELL_KILLED) {
+		/* conf would use what it printed; so does kfit, but a killed
+		 * compiler (OOM, a timeout outside kfit) must not decide every
+		 * later run: never cached */
+		kf_diag_add(t->diags, KF_WARNING, kc_cur_file(t), kc_cur_lineno(t), 0,
+			    "$(shell,%s) was killed by signal %d (%s): its output is used "
+			    "as conf would use it, but not cached",
+			    cmd, sig, strsignal(sig));
+	} else if (path) {
 		char *dir = kf_xasprintf("%s/shell", t->cache_dir);
-		kf_mkdir_p(dir, 0755);
+		kf_mkdir_p(dir, 0700);
 		free(dir);
 		kf_diags tmp = KF_DIAGS_INIT;
-		kf_write_file_atomic(path, raw, n, false, &tmp);
+		kf_cache_write(path, "shell", SHELL_CACHE_VERSION, res, strlen(res), &tmp);
 		kf_diags_release(&tmp);
-		free(path);
 	}
-	return raw;
+	free(path);
+	return res;
 }

@@ -445,6 +445,8 @@ kc_tree *kc_tree_load(const kc_load_opts *o, kf_diags *d)
 	t->cache_dir = o->cache_dir ? kf_arena_strdup(t->arena, o->cache_dir) : NULL;
 	t->no_cache = o->no_cache;
 	t->no_shell = o->no_shell;
+	t->shell_timeout_ms = o->shell_timeout_ms;
+	t->verbose = o->verbose;
 	t->shell_fn = o->shell_fn;
 	t->shell_ctx = o->shell_ctx;
 	init_const(t, &t->sym_yes, "y", KC_YES);

@@ -44,7 +44,7 @@ int kf_pipeline_tree(kf_pipeline *p, kf_diags *d)
 	if (!p->tree)
 		return -1;
 	p->cache = kf_cache_dir(d);
-	return 0;
+	return p->cache ? 0 : -1; /* refused: another user's, or writable by others */
 }
 
 static void add_name(kf_pipeline *p, const char *name, size_t *alloc)

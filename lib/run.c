@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -42,13 +43,19 @@ static bool drain(int fd, kf_strbuf *sb, size_t max)
 	return true;
 }
 
-static void child(const kf_run_opts *o, int ofd, int efd)
+static void child(const kf_run_opts *o, int ofd, int efd, pid_t parent)
 {
 	int nul = open("/dev/null", O_RDWR);
 	if (nul >= 0)
 		dup2(nul, 0);
 	dup2(ofd >= 0 ? ofd : nul, 1);
-	dup2(efd >= 0 ? efd : nul, 2);
+	if (!o->inherit_err)
+		dup2(efd >= 0 ? efd : nul, 2);
+	if (o->die_with_parent) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(127); /* the parent died before prctl */
+	}
 	if (o->timeout_ms > 0)
 		setpgid(0, 0); /* a timeout kills what the command started too */
 	signal(SIGPIPE, SIG_DFL);
@@ -78,9 +85,10 @@ int kf_run(const kf_run_opts *o, kf_diags *d)
 		}
 		return -1;
 	}
+	pid_t parent = getpid();
 	pid_t pid = fork();
 	if (pid == 0)
-		child(o, op[1], shared ? op[1] : ep[1]);
+		child(o, op[1], shared ? op[1] : ep[1], parent);
 	int err = errno;
 	if (op[1] >= 0)
 		close(op[1]);
@@ -135,6 +143,10 @@ int kf_run(const kf_run_opts *o, kf_diags *d)
 			if (w == pid) {
 				int code = WIFEXITED(st) ? WEXITSTATUS(st)
 				       : WIFSIGNALED(st) ? 128 + WTERMSIG(st) : -1;
+				if (o->termsig)
+					*o->termsig = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
+				if (o->timed_out)
+					*o->timed_out = false;
 				return code;
 			}
 			struct timespec ts = {0, 10 * 1000000};
@@ -144,7 +156,9 @@ int kf_run(const kf_run_opts *o, kf_diags *d)
 		for (int i = 0; i < npf; i++) {
 			if (pf[i].fd < 0 || !(pf[i].revents & (POLLIN | POLLHUP | POLLERR)))
 				continue;
-			if (!drain(pf[i].fd, sink[i], o->max)) {
+			if (!drain(pf[i].fd, sink[i], o->max) ||
+			    (o->stop_at_max && sink[i] == o->out && o->max &&
+			     o->out->len >= o->max)) {
 				close(pf[i].fd);
 				pf[i].fd = -1;
 				open_fds--;
@@ -162,6 +176,10 @@ int kf_run(const kf_run_opts *o, kf_diags *d)
 	if (killed)
 		kf_diag_add(d, KF_ERROR, NULL, 0, 0, "%s: killed after %d ms", o->argv[0],
 			    o->timeout_ms);
+	if (o->termsig)
+		*o->termsig = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
+	if (o->timed_out)
+		*o->timed_out = killed;
 	if (WIFEXITED(st))
 		return WEXITSTATUS(st);
 	return WIFSIGNALED(st) ? 128 + WTERMSIG(st) : -1;

@@ -5,6 +5,7 @@
  * scripts/kernel-tree.sh implements the same layout in shell.
  */
 #include "kfit/tree.h"
+#include "kfit/run.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -17,7 +18,6 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 static const char no_tree_msg[] =
@@ -189,6 +189,17 @@ static int rm_entry(const char *path, const struct stat *st, int flag,
 	return unlink(path) < 0 && errno != ENOENT ? -1 : 0;
 }
 
+/* extracted trees may hold read-only directories: make each one ours to
+ * empty before the removal walk */
+static int open_dir(const char *path, const struct stat *st, int flag,
+		    struct FTW *ftw)
+{
+	(void)ftw;
+	if (flag == FTW_D && (st->st_mode & 0700) != 0700)
+		chmod(path, (st->st_mode & 07777) | 0700);
+	return 0;
+}
+
 /* rm -rf path; 0 or -1 (errno set).  A missing path is fine. */
 static int remove_tree(const char *path)
 {
@@ -197,23 +208,20 @@ static int remove_tree(const char *path)
 		return errno == ENOENT ? 0 : -1;
 	if (!S_ISDIR(st.st_mode))
 		return unlink(path);
-	/* extracted trees may hold read-only directories */
+	nftw(path, open_dir, 32, FTW_PHYS);
 	return nftw(path, rm_entry, 32, FTW_DEPTH | FTW_PHYS);
 }
 
 /*
  * Run tar to extract tarball into dir.  tar's stderr is collected and
- * returned in d on failure; nothing reaches the terminal.
+ * returned in d on failure; nothing reaches the terminal.  tar (and the
+ * decompressor it starts) inherit lock_fd, so the extraction lock is held
+ * until they are gone, and tar is killed when kfit dies: a killed kfit
+ * never leaves a tar writing into a directory the next run cleans up.
  */
 static int run_tar(const char *tarball, const char *flag, const char *dir,
-		   kf_diags *d)
+		   int lock_fd, kf_diags *d)
 {
-	int pfd[2];
-	if (pipe2(pfd, O_CLOEXEC) < 0) {
-		kf_diag_add(d, KF_ERROR, tarball, 0, 0, "cannot create a pipe: %s",
-			    strerror(errno));
-		return -1;
-	}
 	const char *argv[9];
 	size_t n = 0;
 	argv[n++] = "tar";
@@ -227,47 +235,26 @@ static int run_tar(const char *tarball, const char *flag, const char *dir,
 	argv[n++] = dir;
 	argv[n] = NULL;
 
-	pid_t pid = fork();
-	if (pid < 0) {
-		kf_diag_add(d, KF_ERROR, tarball, 0, 0, "cannot fork: %s",
-			    strerror(errno));
-		close(pfd[0]);
-		close(pfd[1]);
-		return -1;
-	}
-	if (pid == 0) {
-		int nul = open("/dev/null", O_RDWR);
-		if (nul >= 0) {
-			dup2(nul, 0);
-			dup2(nul, 1);
-		}
-		dup2(pfd[1], 2);
-		execvp("tar", (char *const *)argv);
-		dprintf(2, "cannot run tar: %s\n", strerror(errno));
-		_exit(127);
-	}
-	close(pfd[1]);
 	kf_strbuf err = KF_STRBUF_INIT;
-	char buf[4096];
-	for (;;) {
-		ssize_t r = read(pfd[0], buf, sizeof(buf));
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		if (err.len < 16384)
-			kf_strbuf_add(&err, buf, (size_t)r);
-	}
-	close(pfd[0]);
-	int status;
-	while (waitpid(pid, &status, 0) < 0) {
-		if (errno != EINTR) {
-			status = -1;
-			break;
-		}
-	}
+	int sig = 0;
+	kf_run_opts ro = {
+		.argv = argv,
+		.err = &err,
+		.max = 16384,
+		.die_with_parent = true,
+		.termsig = &sig,
+	};
+	kf_diags tmp = KF_DIAGS_INIT;
+	int fl = fcntl(lock_fd, F_GETFD);
+	fcntl(lock_fd, F_SETFD, fl & ~FD_CLOEXEC);
+	int status = kf_run(&ro, &tmp);
+	fcntl(lock_fd, F_SETFD, fl);
 	int rc = 0;
-	if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+	if (status < 0) {
+		kf_diag_add(d, KF_ERROR, tarball, 0, 0, "cannot run tar: %s",
+			    tmp.n ? tmp.v[0].msg : "");
+		rc = -1;
+	} else if (status != 0) {
 		/* tar's complaint (it may start with a blank line), on one line */
 		kf_strbuf why = KF_STRBUF_INIT;
 		for (const char *e = kf_strbuf_str(&err); *e;) {
@@ -283,20 +270,45 @@ static int run_tar(const char *tarball, const char *flag, const char *dir,
 		}
 		const char *e = kf_strbuf_str(&why);
 		size_t len = why.len;
-		if (WIFSIGNALED(status))
+		if (sig)
 			kf_diag_add(d, KF_ERROR, tarball, 0, 0,
-				    "tar killed by signal %d while extracting",
-				    WTERMSIG(status));
+				    "tar killed by signal %d while extracting", sig);
 		else
 			kf_diag_add(d, KF_ERROR, tarball, 0, 0,
-				    "cannot extract (tar exit %d)%s%.*s",
-				    WIFEXITED(status) ? WEXITSTATUS(status) : -1,
+				    "cannot extract (tar exit %d)%s%.*s", status,
 				    len ? ": " : "", (int)len, e);
 		rc = -1;
 		kf_strbuf_release(&why);
 	}
+	kf_diags_release(&tmp);
 	kf_strbuf_release(&err);
 	return rc;
+}
+
+/*
+ * Make what tar wrote durable before the rename publishes it: a crash
+ * right after the rename must not leave a published tree with empty or
+ * missing files.  syncfs() writes back the file system holding dir (one
+ * call instead of ~80000 fsyncs).
+ */
+static int sync_tree(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	int rc = syncfs(fd);
+	close(fd);
+	return rc;
+}
+
+/* fsync a directory: its new entry (the rename) is on disk. */
+static void sync_dir(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0) {
+		fsync(fd);
+		close(fd);
+	}
 }
 
 /* The archive's single top directory inside dir, else dir itself. */
@@ -363,14 +375,19 @@ char *kf_tree_extract(const char *tarball, const char *cache_dir,
 	char *result = NULL;
 	int lfd = -1;
 
+	/* the cache dir is ours (kf_cache_dir); what is inside must be too:
+	 * a tree found here is configured, its $(shell,...) run */
+	if (kf_cache_trust(trees, d) < 0 || kf_cache_trust(dir, d) < 0 ||
+	    kf_cache_trust(lock, d) < 0)
+		goto fail;
 	if (kf_is_dir(dir))
 		goto done;
-	if (kf_mkdir_p(trees, 0755) < 0) {
+	if (kf_mkdir_p(trees, 0700) < 0) {
 		kf_diag_add(d, KF_ERROR, trees, 0, 0, "cannot create: %s",
 			    strerror(errno));
 		goto fail;
 	}
-	lfd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	lfd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY, 0600);
 	if (lfd < 0) {
 		kf_diag_add(d, KF_ERROR, lock, 0, 0, "cannot open lock file: %s",
 			    strerror(errno));
@@ -384,15 +401,25 @@ char *kf_tree_extract(const char *tarball, const char *cache_dir,
 		}
 	}
 	/* another process may have finished while we waited */
+	if (kf_cache_trust(dir, d) < 0)
+		goto fail;
 	if (kf_is_dir(dir))
 		goto done;
-	/* we hold the lock: any temp dir is left from a killed run */
+	/* we hold the lock, and a tar holds it as long as it runs: any temp
+	 * dir is left from a killed run.  What cannot be removed is moved
+	 * aside, so a stale extraction never blocks a new one. */
 	if (remove_tree(tmp) < 0) {
-		kf_diag_add(d, KF_ERROR, tmp, 0, 0,
-			    "cannot remove a stale extraction: %s", strerror(errno));
-		goto fail;
+		char *aside = kf_xasprintf("%s.stale-%ld", tmp, (long)getpid());
+		if (rename(tmp, aside) < 0) {
+			kf_diag_add(d, KF_ERROR, tmp, 0, 0,
+				    "cannot remove a stale extraction: %s", strerror(errno));
+			free(aside);
+			goto fail;
+		}
+		remove_tree(aside);
+		free(aside);
 	}
-	if (mkdir(tmp, 0755) < 0) {
+	if (mkdir(tmp, 0700) < 0) {
 		kf_diag_add(d, KF_ERROR, tmp, 0, 0, "cannot create: %s",
 			    strerror(errno));
 		goto fail;
@@ -402,7 +429,13 @@ char *kf_tree_extract(const char *tarball, const char *cache_dir,
 		progress(msg, ctx);
 		free(msg);
 	}
-	if (run_tar(abs_tar, kind->flag, tmp, d) < 0) {
+	if (run_tar(abs_tar, kind->flag, tmp, lfd, d) < 0) {
+		remove_tree(tmp);
+		goto fail;
+	}
+	if (sync_tree(tmp) < 0) {
+		kf_diag_add(d, KF_ERROR, tmp, 0, 0, "cannot write the extraction to disk: %s",
+			    strerror(errno));
 		remove_tree(tmp);
 		goto fail;
 	}
@@ -412,6 +445,7 @@ char *kf_tree_extract(const char *tarball, const char *cache_dir,
 		remove_tree(tmp);
 		goto fail;
 	}
+	sync_dir(trees);
 done:
 	result = tree_inside(dir);
 fail:

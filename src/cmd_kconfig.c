@@ -41,6 +41,10 @@ const char cmd_kconfig_usage[] =
 	"                else DIR/.config)\n"
 	"  --no-cache    run every $(shell,...) of the Kconfig files afresh\n"
 	"  --no-shell    never run commands; use cached $(shell,...) results only\n"
+	"  --shell-timeout SECONDS\n"
+	"                kill a $(shell,...) command still running after SECONDS\n"
+	"                and fail (exit 2); default: no limit, as the kernel's conf\n"
+	"  -v, --verbose say why a cached $(shell,...) result was not used\n"
 	"  -h, --help    this help\n"
 	"\n"
 	"environment: KCONFIG_ALLCONFIG, KCONFIG_SEED, KCONFIG_PROBABILITY,\n"
@@ -75,15 +79,19 @@ static bool env_set(const char *name)
 int cmd_kconfig(int argc, char **argv)
 {
 	const char *tree_arg = NULL, *arch = NULL, *config = NULL;
-	bool no_cache = false, no_shell = false;
+	bool no_cache = false, no_shell = false, verbose = false;
+	int shell_timeout_ms = 0;
+	const char *timeout_arg = NULL;
 	static const struct option opts[] = {
 		{"no-cache", no_argument, NULL, 'C'},
 		{"no-shell", no_argument, NULL, 'S'},
+		{"shell-timeout", required_argument, NULL, 'T'},
+		{"verbose", no_argument, NULL, 'v'},
 		{NULL, 0, NULL, 0},
 	};
 	int c;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+k:a:c:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+k:a:c:v", opts, NULL)) != -1) {
 		switch (c) {
 		case 'k':
 			tree_arg = optarg;
@@ -100,10 +108,28 @@ int cmd_kconfig(int argc, char **argv)
 		case 'S':
 			no_shell = true;
 			break;
+		case 'v':
+			verbose = true;
+			break;
+		case 'T':
+			timeout_arg = optarg; /* checked after the other options */
+			break;
 		default:
 			fputs(cmd_kconfig_usage, stderr);
 			return KF_EXIT_BAD;
 		}
+	}
+	if (timeout_arg) {
+		char *end;
+		double sec = strtod(timeout_arg, &end);
+		if (end == timeout_arg || *end || !(sec > 0) || sec > 86400) {
+			cli_error("kconfig: --shell-timeout wants seconds (0 < N <= 86400), not '%s'",
+				  timeout_arg);
+			return KF_EXIT_BAD;
+		}
+		shell_timeout_ms = (int)(sec * 1000 + 0.5);
+		if (!shell_timeout_ms)
+			shell_timeout_ms = 1;
 	}
 	if (optind >= argc) {
 		cli_error("kconfig: no MODE given");
@@ -142,12 +168,16 @@ int cmd_kconfig(int argc, char **argv)
 	if (!tree)
 		goto done;
 	cache = kf_cache_dir(&d);
+	if (!cache)
+		goto done;
 	kc_load_opts lo = {
 		.srctree = tree,
 		.arch = arch,
 		.cache_dir = cache,
 		.no_cache = no_cache,
 		.no_shell = no_shell,
+		.shell_timeout_ms = shell_timeout_ms,
+		.verbose = verbose,
 	};
 	t = kc_tree_load(&lo, &d);
 	if (t)

@@ -22,6 +22,10 @@ typedef struct kc_load_opts {
 	const char *cache_dir; /* where $(shell,...) results are cached, or NULL */
 	bool no_cache;         /* run every $(shell,...) afresh */
 	bool no_shell;         /* never run a command: cached values only */
+	int shell_timeout_ms;  /* a $(shell,...) still running after this
+				  long is killed and the load fails, 0:
+				  no limit (as conf) */
+	bool verbose;          /* notes about cache entries not used */
 	/* When set, $(shell,...) calls this instead of running /bin/sh and
 	 * bypasses the cache (fuzzing, tests): returns the command's raw
 	 * output as a malloc'd string, or NULL when the command cannot run. */

@@ -24,6 +24,16 @@ typedef struct kf_run_opts {
 				    0: no limit */
 	int timeout_ms;          /* kill the command (and what it started)
 				    after this long, 0: no limit */
+	bool stop_at_max;        /* close standard output once max bytes
+				    are read, as popen() + fread() +
+				    pclose() do: a command that writes
+				    forever ends (SIGPIPE) */
+	bool inherit_err;        /* standard error goes where ours goes
+				    (err must be NULL) */
+	bool die_with_parent;    /* SIGKILL the command when kfit dies */
+	int *termsig;            /* when set: the signal that ended the
+				    command, 0 when it exited */
+	bool *timed_out;         /* when set: true when timeout_ms ended it */
 } kf_run_opts;
 
 /*

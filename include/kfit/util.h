@@ -147,6 +147,36 @@ bool kf_exists(const char *path);
 /* The per-user cache dir ($KFIT_CACHE_DIR, $XDG_CACHE_HOME/kfit,
  * $HOME/.cache/kfit), created when missing; NULL with an error in d. */
 char *kf_cache_dir(kf_diags *d);
+/*
+ * The cache dir is created 0700 and refused (NULL, with a message saying
+ * why and what to do) when it is owned by another user or writable by
+ * group or others: a tree or a $(shell,...) result planted there would be
+ * trusted.  kf_cache_trust checks one entry inside it the same way (and
+ * refuses a symbolic link); 0 when path is missing or trusted, else -1
+ * with an error in d.
+ */
+int kf_cache_trust(const char *path, kf_diags *d);
+
+/*
+ * Self-validating cache entries: a header with KIND, VERSION, the data's
+ * length and CRC-32, the data, an end marker.  kf_cache_read returns 0 and
+ * the data, 1 when there is no entry, -1 when the entry cannot be used
+ * (*why, malloc'd: truncated, corrupted, another version, not owned by
+ * this user or writable by others, not a regular file...): a miss the
+ * caller repairs by writing it again.  kf_cache_write writes one
+ * atomically with mode 0600.
+ */
+int kf_cache_read(const char *path, const char *kind, unsigned version,
+		  kf_strbuf *data, char **why);
+int kf_cache_write(const char *path, const char *kind, unsigned version,
+		   const void *data, size_t len, kf_diags *d);
+/* The envelope alone (fuzzing, tests): seal appends it to out; unseal
+ * points *data at the data inside buf, or returns -1 with a static *why. */
+void kf_cache_seal(kf_strbuf *out, const char *kind, unsigned version,
+		   const void *data, size_t len);
+int kf_cache_unseal(const char *buf, size_t n, const char *kind,
+		    unsigned version, const char **data, size_t *len,
+		    const char **why);
 /* mkdir -p; returns 0 or -1 (errno set). */
 int kf_mkdir_p(const char *path, unsigned mode);
 

@@ -2,13 +2,16 @@
  * run.c - unit tests for lib/run.c: kf_run captures standard output and
  * error apart or together, returns the exit status, 127 for a missing
  * program, 128 + SIGKILL with an error after a time limit (killing what
- * the command started too), honours cwd and env; kf_remove_tree removes a
+ * the command started too), honours cwd and env, stops reading (and so
+ * ends an endless writer) at the byte limit when asked, reports the signal
+ * that ended a command; kf_remove_tree removes a
  * tree without following a symbolic link out of it.
  *
  * Prints "ok NAME" / "not ok NAME" (+ "  ..." detail lines) per case.
  */
 #include "kfit/run.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,6 +61,25 @@ int main(void)
 	kf_run_opts lim = {.argv = argv1, .out = &out, .max = 10};
 	rc = kf_run(&lim, &d);
 	check(rc == 0 && out.len == 10, "max-kept", NULL);
+
+	/* stop_at_max: a command writing forever ends (SIGPIPE, as under
+	 * popen() + fread() + pclose()) instead of being drained forever */
+	kf_strbuf_reset(&out);
+	const char *argv_yes[] = {"yes", NULL};
+	int sig = -1;
+	bool timed_out = true;
+	kf_run_opts cap = {.argv = argv_yes, .out = &out, .max = 4096,
+			   .stop_at_max = true, .termsig = &sig, .timed_out = &timed_out};
+	rc = kf_run(&cap, &d);
+	check(out.len == 4096 && sig == SIGPIPE && !timed_out && rc == 128 + SIGPIPE,
+	      "stop-at-max-ends-endless-output", NULL);
+
+	const char *argv_kill[] = {"/bin/sh", "-c", "echo part; kill -9 $$", NULL};
+	kf_strbuf_reset(&out);
+	kf_run_opts killed = {.argv = argv_kill, .out = &out, .termsig = &sig};
+	rc = kf_run(&killed, &d);
+	check(sig == SIGKILL && !strcmp(kf_strbuf_str(&out), "part\n"), "termsig-reported",
+	      kf_strbuf_str(&out));
 
 	const char *argv2[] = {"kfit-no-such-program-here", NULL};
 	kf_run_opts miss = {.argv = argv2};
