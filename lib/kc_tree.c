@@ -519,9 +519,6 @@ void kc_tree_free(kc_tree *t)
 {
 	if (!t)
 		return;
-	if (getenv("KFIT_DEBUG_MEM"))
-		fprintf(stderr, "arena: %zu bytes, %u symbols, %d shell runs, %d cached\n",
-			kf_arena_used(t->arena), t->nsyms, t->shell_runs, t->shell_hits);
 	kf_strbuf_release(&t->out);
 	free(t->env);
 	kf_arena_free(t->arena);

@@ -1,8 +1,9 @@
 /*
  * kconfig_values.c - the Kconfig API's value helpers (declared in
  * include/kfit/kconfig.h): a symbol's value as the .config shows it,
- * answering a symbol as a user would, what `select` can set, and the
- * reset of a distro config's settings that name its own build files.
+ * answering a symbol as a user would, what `select` can set, the
+ * reset of a distro config's settings that name its own build files, and
+ * what loading the tree cost.
  * They sit outside lib/kc_*.c for now; they use only the engine's
  * calculation (kc_internal.h).
  */
@@ -88,3 +89,11 @@ void kf_reset_distro_build_files(kc_tree *t, kf_diags *d)
 	}
 }
 
+
+void kf_tree_load_stats(const kc_tree *t, kf_load_stats *st)
+{
+	st->arena_bytes = kf_arena_used(t->arena);
+	st->symbols = t->nsyms;
+	st->shell_runs = t->shell_runs;
+	st->shell_hits = t->shell_hits;
+}

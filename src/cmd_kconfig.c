@@ -225,6 +225,12 @@ done:
 	kf_diags_release(&d);
 cleanup:
 	kf_strbuf_release(&out);
+	if (t && getenv("KFIT_DEBUG_MEM")) {
+		kf_load_stats st;
+		kf_tree_load_stats(t, &st);
+		fprintf(stderr, "arena: %zu bytes, %u symbols, %d shell runs, %d cached\n",
+			st.arena_bytes, st.symbols, st.shell_runs, st.shell_hits);
+	}
 	kc_tree_free(t);
 	free(tree);
 	free(cache);

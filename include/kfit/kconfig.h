@@ -121,4 +121,13 @@ const char *kf_sym_value(kc_tree *t, const char *sym);
  */
 void kf_reset_distro_build_files(kc_tree *t, kf_diags *d);
 
+/* What loading a tree cost (KFIT_DEBUG_MEM=1 kfit kconfig prints it). */
+typedef struct kf_load_stats {
+	size_t arena_bytes; /* bytes the tree's arena handed out */
+	unsigned symbols;   /* symbols created */
+	int shell_runs;     /* $(shell,...) commands evaluated */
+	int shell_hits;     /* of those, answered from the cache */
+} kf_load_stats;
+void kf_tree_load_stats(const kc_tree *t, kf_load_stats *st);
+
 #endif
