@@ -220,6 +220,10 @@ size_t kf_aliasdb_match(const kf_aliasdb *db, const char *modalias, size_t *out,
 /* ---- cache ---- */
 
 #define CACHE_MAGIC "# kfit detect alias cache v2\n"
+/* The table is a self-validating cache entry (kf_cache_write): a
+ * truncated one loaded silently and detect lost devices. */
+#define CACHE_KIND "aliases"
+#define CACHE_VERSION 3
 
 int kf_aliasdb_save(const kf_aliasdb *db, const char *path, kf_diags *d)
 {
@@ -245,7 +249,7 @@ int kf_aliasdb_save(const kf_aliasdb *db, const char *path, kf_diags *d)
 			       a->symbol ? a->symbol : "-", a->makefile ? a->makefile : "-",
 			       a->mkline, a->cond ? a->cond : "-");
 	}
-	int rc = kf_write_file_atomic(path, sb.buf, sb.len, false, d);
+	int rc = kf_cache_write(path, CACHE_KIND, CACHE_VERSION, sb.buf, sb.len, d);
 	kf_strbuf_release(&sb);
 	return rc;
 }
@@ -273,8 +277,20 @@ static const char *dash_null(kf_aliasdb *db, const char *s)
 int kf_aliasdb_load(kf_aliasdb *db, const char *path, kf_diags *d)
 {
 	kf_strbuf sb = KF_STRBUF_INIT;
-	if (kf_read_file(path, &sb, d) < 0)
-		return -1;
+	char *why = NULL;
+	int crc = kf_cache_read(path, CACHE_KIND, CACHE_VERSION, &sb, &why);
+	free(why);
+	if (crc != 0) {
+		kf_strbuf_release(&sb);
+		return crc > 0 ? -1 : -2;
+	}
+	return kf_aliasdb_parse(db, &sb, path, d);
+}
+
+int kf_aliasdb_parse(kf_aliasdb *db, kf_strbuf *text, const char *path, kf_diags *d)
+{
+	kf_strbuf sb = *text;
+	*text = (kf_strbuf)KF_STRBUF_INIT;
 	if (!sb.buf || strncmp(sb.buf, CACHE_MAGIC, strlen(CACHE_MAGIC))) {
 		kf_diag_add(d, KF_ERROR, path, 0, 0, "not a kfit alias cache");
 		kf_strbuf_release(&sb);

@@ -75,6 +75,10 @@ kf_modinfo *kf_aliasdb_module_get(kf_aliasdb *db, const char *name);
 void kf_modinfo_add_firmware(kf_aliasdb *db, kf_modinfo *m, const char *fw);
 /* Cache I/O: write/read db's source part as text. */
 int kf_aliasdb_save(const kf_aliasdb *db, const char *path, kf_diags *d);
+/* 0 loaded; -2 the cache entry is unusable (truncated, corrupted, another
+ * version, not ours: nothing loaded, scan again); -1 missing or an error. */
 int kf_aliasdb_load(kf_aliasdb *db, const char *path, kf_diags *d);
+/* The table's text, without the cache envelope (fuzzing); takes text. */
+int kf_aliasdb_parse(kf_aliasdb *db, kf_strbuf *text, const char *path, kf_diags *d);
 
 #endif

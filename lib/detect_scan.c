@@ -2857,10 +2857,11 @@ int kf_aliasdb_scan_tree(kf_aliasdb *db, const char *tree, const char *arch, boo
 	if (cache) {
 		char *dir = kf_xasprintf("%s/detect", cache);
 		kf_mkdir_p(dir, 0755);
-		cpath = kf_xasprintf("%s/aliases-%s-%08x.txt", dir, kv, kf_hash_str(keytext));
+		cpath = kf_xasprintf("%s/aliases-%s-%08x.kc3", dir, kv, kf_hash_str(keytext));
 		free(dir);
-		if (kf_exists(cpath)) {
-			int rc = kf_aliasdb_load(db, cpath, d);
+		int rc;
+		/* an unusable entry (-2) is scanned again and rewritten */
+		if (kf_exists(cpath) && (rc = kf_aliasdb_load(db, cpath, d)) != -2) {
 			free(cpath);
 			free(cache);
 			free(keytext);

@@ -1,7 +1,8 @@
 /*
  * modalias.c - fuzz target for the modalias matcher (lib/detect_alias.c):
  * the input is read as a modules.alias file, as a modules.builtin.modinfo
- * file and as kfit's own alias cache file, and then every one of its
+ * file, as kfit's own alias cache file (the self-validating envelope) and
+ * as the table inside one, and then every one of its
  * first 32 lines is matched as a modalias against what was loaded.
  */
 #include "fuzz_common.h"
@@ -16,7 +17,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	kf_aliasdb_add_modules_alias(db, path, &d);
 	kf_aliasdb_add_builtin_modinfo(db, path, &d);
 	kf_aliasdb *cache = kf_aliasdb_new();
-	kf_aliasdb_load(cache, path, &d);
+	kf_aliasdb_load(cache, path, &d); /* as a cache entry: the envelope */
+	kf_aliasdb *parsed = kf_aliasdb_new();
+	kf_strbuf body = KF_STRBUF_INIT;
+	kf_strbuf_add(&body, data, size);
+	kf_aliasdb_parse(parsed, &body, path, &d); /* the table inside it */
+	kf_aliasdb_free(parsed);
 
 	char *text = kf_xstrndup((const char *)data, size);
 	char *s = text;
