@@ -269,11 +269,16 @@ static void set_str(rs *R, kc_sym *s, const char *val)
 /* "A=y needs B needs C off": the goals being pursued, outermost first. */
 static void path_text(rs *R, kf_strbuf *sb)
 {
+	kc_sym *s0 = R->depth ? R->stack[0] : NULL;
+	/* a value symbol alone (int, hex, string) is no path: the message
+	 * that follows names it */
+	if (R->depth == 1 && s0->type != S_BOOLEAN && s0->type != S_TRISTATE)
+		return;
 	for (int i = 0; i < R->depth; i++) {
 		if (i)
 			kf_strbuf_addstr(sb, connector(R, i, true));
 		kf_strbuf_addstr(sb, symname(R->stack[i]));
-		if (i == 0)
+		if (i == 0 && (s0->type == S_BOOLEAN || s0->type == S_TRISTATE))
 			kf_strbuf_addstr(sb, R->stack_on[i] ? "=y" : "=n");
 		else if (!R->stack_on[i])
 			kf_strbuf_addstr(sb, " off");
