@@ -6,11 +6,14 @@
  */
 #include "kfit/pipeline.h"
 
+#include "kfit/build.h"
+
 #include "kfit/run.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 void kf_pipeline_init(kf_pipeline *p, const kf_pipeline_opts *o)
 {
@@ -173,14 +176,33 @@ static const char *default_base(const kf_pipeline *p)
 	return "defconfig";
 }
 
+/* Whether tree is one kfit (or scripts/kernel-tree.sh) extracted into a
+ * cache, whichever cache: CACHE/trees/NAME-KEY/TOP beside
+ * CACHE/trees/NAME-KEY.lock (include/kfit/tree.h). */
+static bool is_extracted_tree(const char *tree)
+{
+	char *dir = kf_xstrdup(tree);
+	char *sl = strrchr(dir, '/');
+	bool yes = false;
+	if (sl && sl != dir) {
+		*sl = 0; /* CACHE/trees/NAME-KEY */
+		char *lock = kf_xasprintf("%s.lock", dir);
+		char *up = strrchr(dir, '/');
+		yes = up && up - dir >= 6 && !strncmp(up - 6, "/trees", 6) && kf_exists(lock);
+		free(lock);
+	}
+	free(dir);
+	return yes;
+}
+
 /* Where write puts the .config: the option, else a build directory in
- * the cache with detection (the main job never writes into the cached
- * source tree), else TREE/.config. */
+ * the cache with detection or when the tree is one kfit extracted (a
+ * cached source tree is never written), else TREE/.config as make does. */
 static char *destination(const kf_pipeline *p)
 {
 	if (p->o.output)
 		return kf_xstrdup(p->o.output);
-	if (p->det && p->cache) {
+	if ((p->det || is_extracted_tree(p->tree)) && p->cache) {
 		const char *slash = strrchr(p->tree, '/');
 		char *bdir = kf_xasprintf("%s/build/%s-%s", p->cache,
 					  slash ? slash + 1 : p->tree, p->o.arch);
@@ -249,8 +271,22 @@ int kf_pipeline_write(kf_pipeline *p, kf_diags *d)
 {
 	/* kc_config_write reports to the diagnostics the tree was loaded
 	 * with (d, when the caller keeps one list throughout) */
+	if (kc_config_write(p->t, p->dest, false) < 0)
+		return -1;
+	/* remembered for build, why, check and diff without -c (a write
+	 * through /dev/stdout or a FIFO is nothing to remember) */
+	struct stat st;
+	if (p->cache && stat(p->dest, &st) == 0 && S_ISREG(st.st_mode)) {
+		kf_strbuf pl = KF_STRBUF_INIT;
+		for (size_t i = 0; p->set && i < p->set->nnames; i++)
+			kf_strbuf_addf(&pl, "%s%s", i ? " " : "", p->set->names[i]);
+		kf_diags ld = KF_DIAGS_INIT; /* best effort: the config is written */
+		kf_last_config_record(p->cache, p->tree, p->o.arch, p->dest, kf_strbuf_str(&pl), &ld);
+		kf_diags_release(&ld);
+		kf_strbuf_release(&pl);
+	}
 	(void)d;
-	return kc_config_write(p->t, p->dest, false) < 0 ? -1 : 0;
+	return 0;
 }
 
 int kf_pipeline_verify(kf_pipeline *p, kf_diags *d)

@@ -26,15 +26,48 @@ static long long now_ms(void)
 	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* Append what fd has to sb (up to max bytes kept); false at end of file. */
-static bool drain(int fd, kf_strbuf *sb, size_t max)
+/* Hand each complete line in *part to o->line_fn (all: the unfinished
+ * last one too); keep the rest. */
+static void emit_lines(const kf_run_opts *o, kf_strbuf *part, bool all)
+{
+	size_t start = 0;
+	for (size_t i = 0; i < part->len; i++)
+		if (part->buf[i] == '\n') {
+			part->buf[i] = 0;
+			o->line_fn(part->buf + start, o->line_ctx);
+			start = i + 1;
+		}
+	if (all && start < part->len) {
+		kf_strbuf_addch(part, 0);
+		o->line_fn(part->buf + start, o->line_ctx);
+		start = part->len;
+	}
+	if (part->buf) {
+		memmove(part->buf, part->buf + start, part->len - start);
+		part->len -= start;
+		part->buf[part->len] = 0;
+	}
+}
+
+/* Append what fd has to sb (up to max bytes kept; sb may be NULL) and,
+ * for standard output with a line_fn, to *part; false at end of file. */
+static bool drain(int fd, kf_strbuf *sb, size_t max, const kf_run_opts *o, kf_strbuf *part)
 {
 	char buf[4096];
 	ssize_t r = read(fd, buf, sizeof(buf));
 	if (r < 0)
 		return errno == EINTR || errno == EAGAIN;
-	if (r == 0)
+	if (r == 0) {
+		if (part)
+			emit_lines(o, part, true);
 		return false;
+	}
+	if (part) {
+		kf_strbuf_add(part, buf, (size_t)r);
+		emit_lines(o, part, false);
+	}
+	if (!sb)
+		return true;
 	size_t keep = (size_t)r;
 	if (max && sb->len + keep > max)
 		keep = sb->len < max ? max - sb->len : 0;
@@ -73,7 +106,7 @@ int kf_run(const kf_run_opts *o, kf_diags *d)
 {
 	int op[2] = {-1, -1}, ep[2] = {-1, -1};
 	bool shared = o->out && o->out == o->err;
-	if ((o->out && pipe2(op, O_CLOEXEC) < 0) ||
+	if (((o->out || o->line_fn) && pipe2(op, O_CLOEXEC) < 0) ||
 	    (o->err && !shared && pipe2(ep, O_CLOEXEC) < 0)) {
 		kf_diag_add(d, KF_ERROR, NULL, 0, 0, "cannot run %s: %s", o->argv[0],
 			    strerror(errno));
@@ -108,9 +141,12 @@ int kf_run(const kf_run_opts *o, kf_diags *d)
 
 	struct pollfd pf[2];
 	kf_strbuf *sink[2];
+	kf_strbuf part = KF_STRBUF_INIT; /* a line of stdout not yet ended */
+	kf_strbuf *parts[2] = {NULL, NULL};
 	int npf = 0;
 	if (op[0] >= 0) {
 		pf[npf] = (struct pollfd){.fd = op[0], .events = POLLIN};
+		parts[npf] = o->line_fn ? &part : NULL;
 		sink[npf++] = o->out;
 	}
 	if (ep[0] >= 0) {
@@ -147,6 +183,7 @@ int kf_run(const kf_run_opts *o, kf_diags *d)
 					*o->termsig = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
 				if (o->timed_out)
 					*o->timed_out = false;
+				kf_strbuf_release(&part);
 				return code;
 			}
 			struct timespec ts = {0, 10 * 1000000};
@@ -156,8 +193,8 @@ int kf_run(const kf_run_opts *o, kf_diags *d)
 		for (int i = 0; i < npf; i++) {
 			if (pf[i].fd < 0 || !(pf[i].revents & (POLLIN | POLLHUP | POLLERR)))
 				continue;
-			if (!drain(pf[i].fd, sink[i], o->max) ||
-			    (o->stop_at_max && sink[i] == o->out && o->max &&
+			if (!drain(pf[i].fd, sink[i], o->max, o, parts[i]) ||
+			    (o->stop_at_max && sink[i] && sink[i] == o->out && o->max &&
 			     o->out->len >= o->max)) {
 				close(pf[i].fd);
 				pf[i].fd = -1;
@@ -165,6 +202,7 @@ int kf_run(const kf_run_opts *o, kf_diags *d)
 			}
 		}
 	}
+	kf_strbuf_release(&part);
 	int st;
 	while (waitpid(pid, &st, 0) < 0) {
 		if (errno != EINTR) {

@@ -5,7 +5,9 @@
 # flex, bison, bc), the libraries kfit links (zlib, liblzma), the test and
 # bench helpers (jq, valgrind, GNU time, xz, groff for the man page
 # check, script(1) from util-linux for the tty tests), and Debian's kernel sources
-# and configs (linux-source-6.1/6.12, linux-config-6.1/6.12).  Then
+# and configs (linux-source-6.1/6.12, linux-config-6.1/6.12), and what
+# `kfit build` needs to build and package a kernel here (libelf and OpenSSL
+# headers, pahole, kmod, cpio, rsync, fakeroot, debhelper, dpkg-dev).  Then
 # scripts/fetch-kernel-debs.sh fetches the kernels Debian 12's suites do not
 # carry (5.10 from bullseye, 7.3 from trixie-backports) into kfit's cache,
 # as the user running this script (only apt-get install uses sudo).
@@ -20,6 +22,7 @@ PACKAGES="
 	flex bison bc xz-utils
 	zlib1g-dev liblzma-dev
 	jq valgrind time util-linux coreutils tar groff-base bash
+	libelf-dev libssl-dev dwarves kmod cpio rsync fakeroot debhelper dpkg-dev
 	linux-source-6.1 linux-source-6.12
 	linux-config-6.1 linux-config-6.12
 "

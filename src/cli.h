@@ -75,6 +75,8 @@ extern const char cmd_profiles_usage[];
 int cmd_check(int argc, char **argv);
 extern const char cmd_check_usage[];
 int cmd_detect(int argc, char **argv);
+int cmd_build(int argc, char **argv);
+extern const char cmd_build_usage[];
 extern const char cmd_detect_usage[];
 
 #endif

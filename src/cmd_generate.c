@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 const char cmd_generate_usage[] =
 	"usage: kfit generate [-k TREE] [-a ARCH] -p NAME... [--base BASE]\n"
@@ -265,6 +266,7 @@ int cmd_generate(int argc, char **argv)
 			goto usage_out;
 		}
 	}
+	const char *arch_arg = arch;
 	if (!arch)
 		arch = cli_machine_arch();
 
@@ -318,17 +320,18 @@ int cmd_generate(int argc, char **argv)
 		print_summary(&p.res, explain);
 	if (write && !json) {
 		fprintf(stderr, "kfit: configuration written to %s\n", p.dest);
-		if (detect) {
-			char *bdir = kf_xstrdup(p.dest);
-			char *sl = strrchr(bdir, '/');
-			if (sl)
-				*sl = 0;
-			fprintf(stderr, "kfit: next: make -C %s O=%s ARCH=%s -j$(nproc)", p.tree,
-				bdir, arch);
-			if (kf_exists("/etc/debian_version"))
-				fprintf(stderr, " bindeb-pkg");
-			fputc('\n', stderr);
-			free(bdir);
+		struct stat st;
+		if (stat(p.dest, &st) == 0 && S_ISREG(st.st_mode)) {
+			/* the command that builds exactly this file, as the user
+			 * would type it here */
+			fprintf(stderr, "kfit: next: kfit build");
+			if (tree_arg)
+				fprintf(stderr, " -k %s", tree_arg);
+			if (arch_arg)
+				fprintf(stderr, " -a %s", arch_arg);
+			if (out)
+				fprintf(stderr, " -c %s", out);
+			fprintf(stderr, "   (or --dry-run to see its commands)\n");
 		}
 	}
 	else if (!write)

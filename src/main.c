@@ -25,6 +25,8 @@ static const kf_cmd commands[] = {
 	 cmd_profiles_usage},
 	{"check", cmd_check, "check a .config against profiles: every requirement, with its reason",
 	 cmd_check_usage},
+	{"build", cmd_build, "build the kernel for a configuration kfit made, packaged for the target distribution",
+	 cmd_build_usage},
 	{"detect", cmd_detect, "what this machine is and has: distro, init, platform, devices and the symbols they need",
 	 cmd_detect_usage},
 };

@@ -34,6 +34,10 @@ typedef struct kf_run_opts {
 	int *termsig;            /* when set: the signal that ended the
 				    command, 0 when it exited */
 	bool *timed_out;         /* when set: true when timeout_ms ended it */
+	/* called with each line of standard output (without its newline)
+	 * as it arrives, also when out is NULL: a long build's progress */
+	void (*line_fn)(const char *line, void *ctx);
+	void *line_ctx;          /* passed to line_fn */
 } kf_run_opts;
 
 /*

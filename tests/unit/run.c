@@ -37,6 +37,12 @@ static int sh(const char *script, kf_strbuf *out, kf_strbuf *err, int timeout_ms
 	return kf_run(&o, d);
 }
 
+/* line_fn: collect "[line]" per call */
+static void collect_line(const char *line, void *ctx)
+{
+	kf_strbuf_addf((kf_strbuf *)ctx, "[%s]", line);
+}
+
 int main(void)
 {
 	kf_strbuf out = KF_STRBUF_INIT, err = KF_STRBUF_INIT;
@@ -138,5 +144,18 @@ int main(void)
 	kf_strbuf_release(&out);
 	kf_strbuf_release(&err);
 	kf_diags_release(&d);
+	/* line_fn sees every line of stdout as it comes, the last one
+	 * without a newline too, also when out is NULL; stderr is apart */
+	{
+		kf_strbuf lines = KF_STRBUF_INIT;
+		const char *argv[] = {"/bin/sh", "-c",
+				      "printf 'a\\nbb\\n'; printf x >&2; sleep 0.1; printf 'c\\n\\nd'",
+				      NULL};
+		kf_run_opts o = {.argv = argv, .line_fn = collect_line, .line_ctx = &lines};
+		rc = kf_run(&o, &d);
+		check(rc == 0 && !strcmp(kf_strbuf_str(&lines), "[a][bb][c][][d]"), "line-fn",
+		      kf_strbuf_str(&lines));
+		kf_strbuf_release(&lines);
+	}
 	return failed ? 1 : 0;
 }

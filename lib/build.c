@@ -1,0 +1,771 @@
+/*
+ * build.c - what building a kernel needs (include/kfit/build.h): the
+ * package format of the target distribution, the build prerequisites of a
+ * tree and a configuration checked on this machine, an estimate of the
+ * objects a configuration compiles, and the configuration kfit generated
+ * last for a tree.
+ */
+#include "kfit/build.h"
+
+#include "kfit/run.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* ---- package formats ---- */
+
+const char *kf_pkg_format_name(kf_pkg_format f)
+{
+	switch (f) {
+	case KF_PKG_DEB: return "deb";
+	case KF_PKG_RPM: return "rpm";
+	case KF_PKG_PLAIN: return "plain";
+	case KF_PKG_AUTO: break;
+	}
+	return "auto";
+}
+
+int kf_pkg_format_parse(const char *s, kf_pkg_format *f)
+{
+	static const kf_pkg_format all[] = {KF_PKG_AUTO, KF_PKG_DEB, KF_PKG_RPM, KF_PKG_PLAIN};
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+		if (!strcmp(s, kf_pkg_format_name(all[i]))) {
+			*f = all[i];
+			return 0;
+		}
+	return -1;
+}
+
+/* os-release IDs (and the profile names that start with them) by the
+ * package format their kernels come in. */
+static const struct {
+	const char *id;
+	kf_pkg_format format;
+} os_formats[] = {
+	{"debian", KF_PKG_DEB},     {"ubuntu", KF_PKG_DEB},   {"linuxmint", KF_PKG_DEB},
+	{"pop", KF_PKG_DEB},        {"elementary", KF_PKG_DEB}, {"zorin", KF_PKG_DEB},
+	{"raspbian", KF_PKG_DEB},   {"kali", KF_PKG_DEB},     {"devuan", KF_PKG_DEB},
+	{"fedora", KF_PKG_RPM},     {"rhel", KF_PKG_RPM},     {"centos", KF_PKG_RPM},
+	{"centos-stream", KF_PKG_RPM}, {"rocky", KF_PKG_RPM}, {"almalinux", KF_PKG_RPM},
+	{"ol", KF_PKG_RPM},         {"opensuse", KF_PKG_RPM}, {"opensuse-leap", KF_PKG_RPM},
+	{"opensuse-tumbleweed", KF_PKG_RPM}, {"suse", KF_PKG_RPM}, {"sles", KF_PKG_RPM},
+	{"arch", KF_PKG_PLAIN},     {"gentoo", KF_PKG_PLAIN}, {"alpine", KF_PKG_PLAIN},
+	{"nixos", KF_PKG_PLAIN},
+};
+
+static kf_pkg_format format_of_id(const char *id, size_t len)
+{
+	for (size_t i = 0; i < sizeof(os_formats) / sizeof(os_formats[0]); i++)
+		if (strlen(os_formats[i].id) == len && !strncmp(os_formats[i].id, id, len))
+			return os_formats[i].format;
+	return KF_PKG_AUTO;
+}
+
+kf_pkg_format kf_pkg_format_for_os(const char *id, const char *id_like)
+{
+	kf_pkg_format f = id ? format_of_id(id, strlen(id)) : KF_PKG_AUTO;
+	/* ID_LIKE is a space-separated list, closest first */
+	for (const char *p = id_like; f == KF_PKG_AUTO && p && *p;) {
+		while (*p == ' ')
+			p++;
+		size_t n = strcspn(p, " ");
+		if (n)
+			f = format_of_id(p, n);
+		p += n;
+	}
+	return f == KF_PKG_AUTO ? KF_PKG_PLAIN : f;
+}
+
+kf_pkg_format kf_pkg_format_for_profile(const char *name)
+{
+	/* "debian-12", "centos-stream-10", "opensuse-leap-15.6", "arch":
+	 * the longest known ID that is the name or its prefix before '-' */
+	kf_pkg_format best = KF_PKG_AUTO;
+	size_t bestlen = 0;
+	for (size_t i = 0; i < sizeof(os_formats) / sizeof(os_formats[0]); i++) {
+		size_t n = strlen(os_formats[i].id);
+		if (!strncmp(name, os_formats[i].id, n) && (name[n] == 0 || name[n] == '-') &&
+		    n > bestlen) {
+			best = os_formats[i].format;
+			bestlen = n;
+		}
+	}
+	return best;
+}
+
+/* ---- this machine ---- */
+
+/* Whether prog is an executable in PATH (or a path to one). */
+static bool have_program(const char *prog)
+{
+	if (strchr(prog, '/'))
+		return access(prog, X_OK) == 0;
+	const char *path = getenv("PATH");
+	if (!path || !*path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	bool found = false;
+	kf_strbuf sb = KF_STRBUF_INIT;
+	for (const char *p = path; !found;) {
+		size_t n = strcspn(p, ":");
+		kf_strbuf_reset(&sb);
+		if (n)
+			kf_strbuf_add(&sb, p, n);
+		else
+			kf_strbuf_addch(&sb, '.');
+		kf_strbuf_addf(&sb, "/%s", prog);
+		struct stat st;
+		found = stat(kf_strbuf_str(&sb), &st) == 0 && S_ISREG(st.st_mode) &&
+			access(kf_strbuf_str(&sb), X_OK) == 0;
+		if (!p[n])
+			break;
+		p += n + 1;
+	}
+	kf_strbuf_release(&sb);
+	return found;
+}
+
+/* Whether a C header is installed: /usr/include/H or a multiarch
+ * /usr/include/TRIPLET/H. */
+static bool have_header(const char *h)
+{
+	char *p = kf_xasprintf("/usr/include/%s", h);
+	bool ok = kf_exists(p);
+	free(p);
+	static const char *const triplets[] = {
+		"x86_64-linux-gnu", "i386-linux-gnu", "aarch64-linux-gnu",
+		"arm-linux-gnueabihf", "riscv64-linux-gnu", "powerpc64le-linux-gnu",
+		"s390x-linux-gnu",
+	};
+	for (size_t i = 0; !ok && i < sizeof(triplets) / sizeof(triplets[0]); i++) {
+		p = kf_xasprintf("/usr/include/%s/%s", triplets[i], h);
+		ok = kf_exists(p);
+		free(p);
+	}
+	return ok;
+}
+
+kf_host_family kf_build_host_family(void)
+{
+	if (have_program("dpkg-query") && kf_exists("/var/lib/dpkg/status"))
+		return KF_HOST_DEB;
+	if (have_program("rpm") && (kf_exists("/var/lib/rpm") || kf_exists("/usr/lib/sysimage/rpm")))
+		return KF_HOST_RPM;
+	return KF_HOST_OTHER;
+}
+
+/* dpkg-query's answer for an installed package: its version (malloc'd),
+ * or NULL when it is not installed. */
+static char *dpkg_installed_version(const char *pkg)
+{
+	const char *argv[] = {"dpkg-query", "-W", "-f=${db:Status-Abbrev} ${Version}", pkg, NULL};
+	kf_strbuf out = KF_STRBUF_INIT;
+	kf_diags d = KF_DIAGS_INIT;
+	kf_run_opts o = {.argv = argv, .out = &out, .max = 4096, .timeout_ms = 30000};
+	int rc = kf_run(&o, &d);
+	kf_diags_release(&d);
+	char *v = NULL;
+	const char *s = kf_strbuf_str(&out);
+	/* "ii  1.2.3" (the abbreviation is three columns wide) */
+	if (rc == 0 && s[0] == 'i' && s[1] == 'i') {
+		const char *sp = strrchr(s, ' ');
+		if (sp && sp[1])
+			v = kf_xstrdup(sp + 1);
+	}
+	kf_strbuf_release(&out);
+	return v;
+}
+
+/* dpkg --compare-versions a op b */
+static bool dpkg_version_holds(const char *a, const char *op, const char *b)
+{
+	static const struct {
+		const char *rel, *dpkg;
+	} ops[] = {{">=", "ge"}, {"<=", "le"}, {"=", "eq"}, {">>", "gt"}, {"<<", "lt"}};
+	const char *dop = NULL;
+	for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
+		if (!strcmp(op, ops[i].rel))
+			dop = ops[i].dpkg;
+	if (!dop)
+		return false;
+	const char *argv[] = {"dpkg", "--compare-versions", a, dop, b, NULL};
+	kf_diags d = KF_DIAGS_INIT;
+	kf_run_opts o = {.argv = argv, .timeout_ms = 30000};
+	int rc = kf_run(&o, &d);
+	kf_diags_release(&d);
+	return rc == 0;
+}
+
+/* ---- build needs ---- */
+
+static bool config_on(const kf_dotconfig *c, const char *sym)
+{
+	const char *v = c ? kf_dotconfig_get(c, sym) : NULL;
+	return v && (!strcmp(v, "y") || !strcmp(v, "m"));
+}
+
+static kf_build_need *need_find(kf_build_needs *n, const char *package, const char *what)
+{
+	for (size_t i = 0; i < n->n; i++)
+		if ((package && n->v[i].package && !strcmp(n->v[i].package, package)) ||
+		    !strcmp(n->v[i].what, what))
+			return &n->v[i];
+	return NULL;
+}
+
+static void need_add(kf_build_needs *n, const char *what, const char *package,
+		     const char *why, bool present)
+{
+	kf_build_need *old = need_find(n, package, what);
+	if (old) {
+		/* one line per package: a missing relation wins */
+		if (old->present && !present) {
+			old->present = false;
+			n->nmissing++;
+			free(old->what);
+			old->what = kf_xstrdup(what);
+			free(old->why);
+			old->why = kf_xstrdup(why);
+		}
+		return;
+	}
+	if (n->n == n->alloc) {
+		n->alloc = n->alloc ? 2 * n->alloc : 16;
+		n->v = kf_xrealloc(n->v, n->alloc * sizeof(*n->v));
+	}
+	n->v[n->n++] = (kf_build_need){
+		.what = kf_xstrdup(what),
+		.package = package ? kf_xstrdup(package) : NULL,
+		.why = kf_xstrdup(why),
+		.present = present,
+	};
+	if (!present)
+		n->nmissing++;
+}
+
+void kf_build_needs_release(kf_build_needs *n)
+{
+	for (size_t i = 0; i < n->n; i++) {
+		free(n->v[i].what);
+		free(n->v[i].package);
+		free(n->v[i].why);
+	}
+	free(n->v);
+	memset(n, 0, sizeof(*n));
+}
+
+enum probe { PROBE_PROGRAM, PROBE_HEADER };
+
+/* What a build may need, when, and the package that has it per host. */
+static const struct build_need_rule {
+	enum probe probe;   /* how to tell it is here */
+	const char *what;   /* program or header */
+	const char *deb;    /* Debian package */
+	const char *rpm;    /* Fedora package (openSUSE differs in places) */
+	const char *when[4];/* any of these options y/m; none: always */
+	int formats;        /* 1 << kf_pkg_format it applies to; 0: all */
+	const char *why;    /* what needs it */
+} rules[] = {
+	{PROBE_PROGRAM, "make", "make", "make", {0}, 0, "kbuild runs make"},
+	{PROBE_PROGRAM, "flex", "flex", "flex", {0}, 0, "scripts/kconfig and dtc's lexers"},
+	{PROBE_PROGRAM, "bison", "bison", "bison", {0}, 0, "scripts/kconfig and dtc's parsers"},
+	{PROBE_PROGRAM, "bc", "bc", "bc", {0}, 0, "kernel/time/timeconst.bc"},
+	{PROBE_PROGRAM, "perl", "perl", "perl", {0}, 0, "kbuild's helper scripts"},
+	{PROBE_PROGRAM, "cpio", "cpio", "cpio", {"IKHEADERS"}, 0,
+	 "CONFIG_IKHEADERS: kernel/gen_kheaders.sh archives the headers with cpio"},
+	{PROBE_HEADER, "gelf.h", "libelf-dev", "elfutils-libelf-devel",
+	 {"OBJTOOL", "STACK_VALIDATION", "UNWINDER_ORC", "DEBUG_INFO_BTF"}, 0,
+	 "objtool (CONFIG_OBJTOOL, CONFIG_UNWINDER_ORC) and resolve_btfids read ELF objects with libelf"},
+	{PROBE_HEADER, "openssl/opensslv.h", "libssl-dev", "openssl-devel",
+	 {"MODULE_SIG_FORMAT", "SYSTEM_TRUSTED_KEYRING", "MODULE_SIG"}, 0,
+	 "scripts/sign-file and certs/extract-cert (module signing, trusted keys) use OpenSSL"},
+	{PROBE_PROGRAM, "pahole", "dwarves", "dwarves", {"DEBUG_INFO_BTF"}, 0,
+	 "CONFIG_DEBUG_INFO_BTF: pahole turns DWARF into BTF"},
+	{PROBE_PROGRAM, "depmod", "kmod", "kmod", {"MODULES"}, 0,
+	 "CONFIG_MODULES: modules_install runs depmod"},
+	{PROBE_PROGRAM, "rsync", "rsync", "rsync", {0}, 1 << KF_PKG_DEB | 1 << KF_PKG_RPM,
+	 "the packaging copies the headers with rsync"},
+	{PROBE_PROGRAM, "dpkg-buildpackage", "dpkg-dev", "dpkg-dev", {0}, 1 << KF_PKG_DEB,
+	 "make bindeb-pkg runs dpkg-buildpackage"},
+	{PROBE_PROGRAM, "rpmbuild", "rpm", "rpm-build", {0}, 1 << KF_PKG_RPM,
+	 "make binrpm-pkg runs rpmbuild"},
+};
+
+static const char *rule_package(const struct build_need_rule *r, kf_host_family host)
+{
+	return host == KF_HOST_RPM ? r->rpm : host == KF_HOST_DEB ? r->deb : NULL;
+}
+
+/* Whether the tree's scripts/Makefile.package runs dpkg-buildpackage
+ * under fakeroot by default (up to 6.2: KBUILD_PKG_ROOTCMD ?="fakeroot -u"). */
+static bool tree_needs_fakeroot(const char *tree)
+{
+	char *p = kf_xasprintf("%s/scripts/Makefile.package", tree);
+	kf_strbuf sb = KF_STRBUF_INIT;
+	kf_diags d = KF_DIAGS_INIT;
+	bool yes = kf_read_file(p, &sb, &d) == 0 &&
+		   strstr(kf_strbuf_str(&sb), "ROOTCMD ?=\"fakeroot");
+	kf_diags_release(&d);
+	kf_strbuf_release(&sb);
+	free(p);
+	return yes;
+}
+
+/* The Debian host triplet as mkdebian spells it for gcc-${host_gnu}:
+ * x86-64-linux-gnu. */
+static char *deb_host_gnu(void)
+{
+	const char *argv[] = {"dpkg-architecture", "-q", "DEB_HOST_GNU_TYPE", NULL};
+	kf_strbuf out = KF_STRBUF_INIT;
+	kf_diags d = KF_DIAGS_INIT;
+	kf_run_opts o = {.argv = argv, .out = &out, .max = 256, .timeout_ms = 30000};
+	int rc = kf_run(&o, &d);
+	kf_diags_release(&d);
+	char *s = NULL;
+	if (rc == 0 && out.len) {
+		s = kf_strbuf_detach(&out);
+		s[strcspn(s, "\n")] = 0;
+		for (char *p = s; *p; p++)
+			if (*p == '_')
+				*p = '-';
+	}
+	kf_strbuf_release(&out);
+	return s;
+}
+
+/* Check one Debian relation ("flex | flex:native", "debhelper-compat (= 12)",
+ * "libssl-dev <!pkg.linux-upstream.nokernelheaders>") against dpkg. */
+static void deb_relation(kf_build_needs *n, char *rel, const char *host_gnu, const char *why)
+{
+	char *alts[8];
+	size_t nalt = 0;
+	for (char *save = NULL, *a = strtok_r(rel, "|", &save); a && nalt < 8;
+	     a = strtok_r(NULL, "|", &save))
+		alts[nalt++] = a;
+	kf_strbuf shown = KF_STRBUF_INIT;
+	char *first_pkg = NULL;
+	bool ok = false;
+	for (size_t i = 0; i < nalt; i++) {
+		char *a = alts[i];
+		char *lt = strchr(a, '<'); /* build profiles: the default build has none */
+		if (lt)
+			*lt = 0;
+		char name[128] = "", op[4] = "", ver[64] = "";
+		char *paren = strchr(a, '(');
+		if (paren) {
+			*paren = 0;
+			sscanf(paren + 1, " %3[<>=] %63[^) ]", op, ver);
+		}
+		if (sscanf(a, " %127s", name) != 1)
+			continue;
+		char *colon = strchr(name, ':'); /* :native, :any */
+		if (colon)
+			*colon = 0;
+		/* ${host_gnu} in gcc-${host_gnu} */
+		char *var = strstr(name, "${host_gnu}");
+		char *pkg;
+		if (var) {
+			*var = 0;
+			pkg = kf_xasprintf("%s%s", name, host_gnu ? host_gnu : "");
+		} else
+			pkg = kf_xstrdup(name);
+		/* debhelper-compat (= N) is provided by debhelper >= N */
+		if (!strcmp(pkg, "debhelper-compat") && ver[0]) {
+			free(pkg);
+			pkg = kf_xstrdup("debhelper");
+			strcpy(op, ">=");
+		}
+		if (shown.len)
+			kf_strbuf_addstr(&shown, " | ");
+		kf_strbuf_addstr(&shown, pkg);
+		if (op[0])
+			kf_strbuf_addf(&shown, " (%s %s)", op, ver);
+		char *inst = dpkg_installed_version(pkg);
+		if (inst && (!op[0] || dpkg_version_holds(inst, op, ver)))
+			ok = true;
+		free(inst);
+		if (!first_pkg)
+			first_pkg = pkg;
+		else
+			free(pkg);
+		if (ok)
+			break;
+	}
+	if (first_pkg)
+		need_add(n, kf_strbuf_str(&shown), first_pkg, why, ok);
+	free(first_pkg);
+	kf_strbuf_release(&shown);
+}
+
+/* Every relation of Build-Depends and Build-Depends-Arch in the control
+ * file the tree's scripts/package/mkdebian writes, with
+ * $extra_build_depends's if_enabled_echo CONFIG_X PKG entries (5.x-6.2)
+ * evaluated against the configuration. */
+static void deb_build_depends(const kf_build_in *in, kf_build_needs *n, kf_diags *d)
+{
+	char *path = kf_xasprintf("%s/scripts/package/mkdebian", in->tree);
+	kf_strbuf sb = KF_STRBUF_INIT;
+	if (kf_read_file(path, &sb, d) < 0) {
+		free(path);
+		return;
+	}
+	const char *text = kf_strbuf_str(&sb);
+	kf_strbuf rels = KF_STRBUF_INIT;
+	for (const char *p = text; (p = strstr(p, "\nBuild-Depends")); p++) {
+		const char *colon = strchr(p, ':');
+		if (!colon)
+			break;
+		const char *s = colon + 1;
+		/* the field and its continuation lines (starting with a space) */
+		for (;;) {
+			size_t len = strcspn(s, "\n");
+			kf_strbuf_add(&rels, s, len);
+			kf_strbuf_addch(&rels, ',');
+			s += len;
+			if (s[0] == '\n' && s[1] == ' ')
+				s++;
+			else
+				break;
+		}
+	}
+	/* $extra_build_depends */
+	const char *e = strstr(text, "extra_build_depends=");
+	if (e) {
+		const char *end = strchr(e, '\n');
+		for (const char *q = e; (q = strstr(q, "if_enabled_echo CONFIG_")) && (!end || q < end);) {
+			char sym[128], pkg[128];
+			if (sscanf(q, "if_enabled_echo CONFIG_%127[A-Za-z0-9_] %127[^) \n]", sym, pkg) == 2 &&
+			    config_on(in->config, sym))
+				kf_strbuf_addf(&rels, "%s,", pkg);
+			q += 15;
+		}
+	}
+	char *host_gnu = deb_host_gnu();
+	char *why = kf_xasprintf("Build-Depends of the tree's scripts/package/mkdebian (dpkg-buildpackage checks it)");
+	char *all = kf_strbuf_detach(&rels);
+	for (char *save = NULL, *r = strtok_r(all, ",", &save); r; r = strtok_r(NULL, ",", &save)) {
+		while (isspace((unsigned char)*r))
+			r++;
+		if (!*r || *r == '$') /* $extra_build_depends, evaluated above */
+			continue;
+		deb_relation(n, r, host_gnu, why);
+	}
+	free(all);
+	free(why);
+	free(host_gnu);
+	kf_strbuf_release(&sb);
+	free(path);
+}
+
+int kf_build_needs_check(const kf_build_in *in, kf_build_needs *out, kf_diags *d)
+{
+	memset(out, 0, sizeof(*out));
+	const char *cc = in->cc && *in->cc ? in->cc : "gcc";
+	/* the compiler first: nothing builds without it */
+	{
+		char *word = kf_xstrndup(cc, strcspn(cc, " "));
+		const char *pkg = !strcmp(word, "gcc") ? "gcc" : strstr(word, "clang") ? "clang" : NULL;
+		char *why = kf_xasprintf("the compiler (CC=%s)", word);
+		need_add(out, word, in->host == KF_HOST_OTHER ? NULL : pkg, why, have_program(word));
+		free(why);
+		free(word);
+	}
+	for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++) {
+		const struct build_need_rule *r = &rules[i];
+		if (r->formats && !(r->formats & (1 << in->format)))
+			continue;
+		bool when = !r->when[0];
+		for (size_t k = 0; k < 4 && r->when[k] && !when; k++)
+			when = config_on(in->config, r->when[k]);
+		if (!when)
+			continue;
+		bool have = r->probe == PROBE_PROGRAM ? have_program(r->what) : have_header(r->what);
+		need_add(out, r->what, rule_package(r, in->host), r->why, have);
+	}
+	if (in->format == KF_PKG_DEB) {
+		if (tree_needs_fakeroot(in->tree))
+			need_add(out, "fakeroot", in->host == KF_HOST_OTHER ? NULL : "fakeroot",
+				 "the tree's make bindeb-pkg runs dpkg-buildpackage under fakeroot",
+				 have_program("fakeroot"));
+		if (in->host == KF_HOST_DEB)
+			deb_build_depends(in, out, d);
+	}
+	return d->nerr ? -1 : 0;
+}
+
+/* ---- counting objects ---- */
+
+typedef struct mk_entry {
+	char *prefix; /* obj, lib, core, drivers, or a composite object's name */
+	bool on;      /* its condition (y, m, objs, $(CONFIG_X)) holds */
+	char *words;  /* the value */
+} mk_entry;
+
+typedef struct count_state {
+	const char *tree;
+	const kf_dotconfig *config;
+	char **seen; /* directories counted already */
+	size_t nseen, aseen;
+	size_t objects;
+} count_state;
+
+static bool cond_on(const kf_dotconfig *c, const char *cond, size_t len)
+{
+	if ((len == 1 && (cond[0] == 'y' || cond[0] == 'm')) ||
+	    (len == 4 && !strncmp(cond, "objs", 4)))
+		return true;
+	if (len > 10 && !strncmp(cond, "$(CONFIG_", 9) && cond[len - 1] == ')') {
+		char *sym = kf_xstrndup(cond + 9, len - 10);
+		bool on = config_on(c, sym);
+		free(sym);
+		return on;
+	}
+	return false;
+}
+
+/* Parse a kbuild Makefile into "PREFIX-COND op WORDS" entries. */
+static size_t mk_parse(const kf_dotconfig *c, char *text, mk_entry **out)
+{
+	size_t n = 0, alloc = 0;
+	mk_entry *v = NULL;
+	/* join continuation lines */
+	for (char *p = text; (p = strchr(p, '\\'));) {
+		if (p[1] == '\n') {
+			p[0] = ' ';
+			p[1] = ' ';
+		}
+		p++;
+	}
+	for (char *save = NULL, *line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *hash = strchr(line, '#');
+		if (hash)
+			*hash = 0;
+		while (isspace((unsigned char)*line))
+			line++;
+		/* NAME-COND (+=|:=|=|?=) WORDS */
+		char *dash = NULL, *p = line;
+		while (*p && (isalnum((unsigned char)*p) || *p == '_' || *p == '-' || *p == '.' ||
+			      *p == '$' || *p == '(' || *p == ')')) {
+			if (*p == '-' && !dash)
+				dash = p;
+			p++;
+		}
+		if (!dash || dash == line)
+			continue;
+		char *cond = dash + 1;
+		size_t condlen = (size_t)(p - cond);
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (!(p[0] == '=' || (p[1] == '=' && (p[0] == '+' || p[0] == ':' || p[0] == '?'))))
+			continue;
+		p += p[0] == '=' ? 1 : 2;
+		if (n == alloc) {
+			alloc = alloc ? 2 * alloc : 64;
+			v = kf_xrealloc(v, alloc * sizeof(*v));
+		}
+		v[n++] = (mk_entry){
+			.prefix = kf_xstrndup(line, (size_t)(dash - line)),
+			.on = cond_on(c, cond, condlen),
+			.words = kf_xstrdup(p),
+		};
+	}
+	*out = v;
+	return n;
+}
+
+static void count_dir(count_state *s, const char *dir, int depth);
+
+/* Count an object: a composite one by its parts (foo-y, foo-objs). */
+static void count_object(count_state *s, mk_entry *e, size_t n, const char *name, int depth)
+{
+	size_t len = strlen(name) - 2; /* without ".o" */
+	bool composite = false;
+	for (size_t i = 0; i < n && depth < 4; i++) {
+		if (strlen(e[i].prefix) != len || strncmp(e[i].prefix, name, len))
+			continue;
+		composite = true;
+		if (!e[i].on)
+			continue;
+		char *w = kf_xstrdup(e[i].words);
+		for (char *save = NULL, *t = strtok_r(w, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
+			size_t tl = strlen(t);
+			if (tl > 2 && !strcmp(t + tl - 2, ".o") && strcmp(t, name))
+				count_object(s, e, n, t, depth + 1);
+		}
+		free(w);
+	}
+	if (!composite)
+		s->objects++;
+}
+
+static void count_dir(count_state *s, const char *dir, int depth)
+{
+	if (depth > 32)
+		return;
+	for (size_t i = 0; i < s->nseen; i++)
+		if (!strcmp(s->seen[i], dir))
+			return;
+	if (s->nseen == s->aseen) {
+		s->aseen = s->aseen ? 2 * s->aseen : 256;
+		s->seen = kf_xrealloc(s->seen, s->aseen * sizeof(*s->seen));
+	}
+	s->seen[s->nseen++] = kf_xstrdup(dir);
+
+	kf_strbuf sb = KF_STRBUF_INIT;
+	kf_diags d = KF_DIAGS_INIT;
+	char *path = kf_xasprintf("%s/%s/Kbuild", s->tree, dir);
+	if (!kf_exists(path)) {
+		free(path);
+		path = kf_xasprintf("%s/%s/Makefile", s->tree, dir);
+	}
+	int rc = kf_read_file(path, &sb, &d);
+	free(path);
+	kf_diags_release(&d);
+	if (rc < 0) {
+		kf_strbuf_release(&sb);
+		return;
+	}
+	char *text = kf_strbuf_detach(&sb);
+	mk_entry *e = NULL;
+	size_t n = mk_parse(s->config, text, &e);
+	free(text);
+	static const char *const lists[] = {"obj", "lib", "core", "drivers", "libs"};
+	for (size_t i = 0; i < n; i++) {
+		bool list = false;
+		for (size_t k = 0; k < sizeof(lists) / sizeof(lists[0]); k++)
+			list |= !strcmp(e[i].prefix, lists[k]);
+		if (!list || !e[i].on)
+			continue;
+		char *w = kf_xstrdup(e[i].words);
+		for (char *save = NULL, *t = strtok_r(w, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
+			size_t tl = strlen(t);
+			if (strchr(t, '$'))
+				continue;
+			if (tl > 1 && t[tl - 1] == '/') {
+				t[tl - 1] = 0;
+				/* relative to this directory, or (arch Makefiles'
+				 * core-y += arch/x86/...) to the top */
+				char *sub = kf_xasprintf("%s/%s", dir, t);
+				char *full = kf_xasprintf("%s/%s", s->tree, sub);
+				if (kf_is_dir(full))
+					count_dir(s, sub, depth + 1);
+				else {
+					free(full);
+					full = kf_xasprintf("%s/%s", s->tree, t);
+					if (kf_is_dir(full))
+						count_dir(s, t, depth + 1);
+				}
+				free(full);
+				free(sub);
+			} else if (tl > 2 && !strcmp(t + tl - 2, ".o"))
+				count_object(s, e, n, t, 0);
+		}
+		free(w);
+	}
+	for (size_t i = 0; i < n; i++) {
+		free(e[i].prefix);
+		free(e[i].words);
+	}
+	free(e);
+}
+
+size_t kf_build_count_objects(const char *tree, const char *srcarch, const kf_dotconfig *config)
+{
+	count_state s = {.tree = tree, .config = config};
+	/* the top-level directories kbuild descends into (the top Makefile
+	 * and Kbuild of 5.10 to 7.x); the ones a tree lacks are skipped */
+	static const char *const top[] = {
+		"init", "usr", "kernel", "certs", "mm", "fs", "ipc", "security", "crypto",
+		"block", "io_uring", "drivers", "sound", "net", "virt", "lib", "rust",
+	};
+	char *arch = kf_xasprintf("arch/%s", srcarch);
+	count_dir(&s, arch, 0);
+	free(arch);
+	for (size_t i = 0; i < sizeof(top) / sizeof(top[0]); i++) {
+		char *p = kf_xasprintf("%s/%s", tree, top[i]);
+		if (kf_is_dir(p))
+			count_dir(&s, top[i], 0);
+		free(p);
+	}
+	for (size_t i = 0; i < s.nseen; i++)
+		free(s.seen[i]);
+	free(s.seen);
+	return s.objects;
+}
+
+bool kf_build_line_is_object(const char *line)
+{
+	/* kbuild's quiet_cmd_cc_o_c / as_o_S: "  CC      dir/file.o",
+	 * "  CC [M]  dir/file.o", "  AS      ..." */
+	if (strncmp(line, "  CC ", 5) && strncmp(line, "  AS ", 5))
+		return false;
+	size_t len = strlen(line);
+	while (len && (line[len - 1] == '\n' || line[len - 1] == ' '))
+		len--;
+	return len > 2 && line[len - 2] == '.' && line[len - 1] == 'o';
+}
+
+/* ---- the configuration generated last ---- */
+
+static char *last_path(const char *cache, const char *tree, const char *arch)
+{
+	const char *slash = strrchr(tree, '/');
+	return kf_xasprintf("%s/last/%s-%s-%08x", cache, slash ? slash + 1 : tree, arch,
+			    (unsigned)kf_hash_str(tree));
+}
+
+int kf_last_config_record(const char *cache, const char *tree, const char *arch,
+			  const char *config, const char *profiles, kf_diags *d)
+{
+	char *abs = realpath(config, NULL);
+	if (!abs) {
+		kf_diag_add(d, KF_ERROR, config, 0, 0, "cannot resolve: %s", strerror(errno));
+		return -1;
+	}
+	char *dir = kf_xasprintf("%s/last", cache);
+	kf_mkdir_p(dir, 0700);
+	free(dir);
+	char *p = last_path(cache, tree, arch);
+	char *text = kf_xasprintf("config %s\nprofiles %s\n", abs, profiles ? profiles : "");
+	int rc = kf_write_file_atomic(p, text, strlen(text), false, d);
+	free(text);
+	free(p);
+	free(abs);
+	return rc;
+}
+
+int kf_last_config_lookup(const char *cache, const char *tree, const char *arch,
+			  char **config, char **profiles)
+{
+	*config = NULL;
+	*profiles = NULL;
+	char *p = last_path(cache, tree, arch);
+	kf_strbuf sb = KF_STRBUF_INIT;
+	kf_diags d = KF_DIAGS_INIT;
+	int rc = kf_read_file(p, &sb, &d);
+	kf_diags_release(&d);
+	free(p);
+	if (rc < 0)
+		return -1;
+	char *text = kf_strbuf_detach(&sb);
+	for (char *save = NULL, *line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (!strncmp(line, "config ", 7) && !*config)
+			*config = kf_xstrdup(line + 7);
+		else if (!strncmp(line, "profiles ", 9) && !*profiles && line[9])
+			*profiles = kf_xstrdup(line + 9);
+	}
+	free(text);
+	if (!*config || !kf_exists(*config)) {
+		free(*config);
+		free(*profiles);
+		*config = *profiles = NULL;
+		return -1;
+	}
+	return 0;
+}
