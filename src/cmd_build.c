@@ -396,7 +396,7 @@ int cmd_build(int argc, char **argv)
 	kf_build_needs needs = {0};
 	argvec cmd = {.n = 0}, inst = {.n = 0};
 
-	tree = kf_tree_resolve(tree_arg, cli_progress, NULL, &d);
+	tree = kf_tree_find_default(tree_arg, cli_progress, NULL, &d);
 	if (!tree)
 		goto fail;
 	cache = kf_cache_dir(&d);
