@@ -25,7 +25,7 @@ void kf_aliasdb_free(kf_aliasdb *db)
 		free(db->mods[i].firmware);
 	free(db->mods);
 	free(db->aliases);
-	free(db->modhash);
+	kf_hindex_release(&db->modindex);
 	kf_arena_free(db->arena);
 	free(db);
 }
@@ -33,9 +33,9 @@ void kf_aliasdb_free(kf_aliasdb *db)
 /* Module names compare with '-' and '_' equal, as kmod does. */
 static uint32_t modname_hash(const char *s)
 {
-	uint32_t h = 2166136261u;
+	uint32_t h = KF_HASH_INIT;
 	for (; *s; s++)
-		h = (h ^ (unsigned char)(*s == '-' ? '_' : *s)) * 16777619u;
+		h = kf_hash_step(h, (unsigned char)(*s == '-' ? '_' : *s));
 	return h;
 }
 
@@ -49,20 +49,16 @@ static bool modname_eq(const char *a, const char *b)
 	return !*a && !*b;
 }
 
-static size_t mod_slot(const kf_aliasdb *db, const char *name)
+static bool mod_eq(const void *ctx, size_t i, const void *name)
 {
-	size_t m = db->hashsize - 1, h = modname_hash(name) & m;
-	while (db->modhash[h] && !modname_eq(db->mods[db->modhash[h] - 1].name, name))
-		h = (h + 1) & m;
-	return h;
+	const kf_aliasdb *db = ctx;
+	return modname_eq(db->mods[i].name, name);
 }
 
 kf_modinfo *kf_aliasdb_module(const kf_aliasdb *db, const char *name)
 {
-	if (!db->hashsize)
-		return NULL;
-	size_t h = mod_slot(db, name);
-	return db->modhash[h] ? &db->mods[db->modhash[h] - 1] : NULL;
+	size_t i = kf_hindex_find(&db->modindex, modname_hash(name), mod_eq, db, name);
+	return i == KF_HINDEX_NONE ? NULL : &db->mods[i];
 }
 
 kf_modinfo *kf_aliasdb_module_get(kf_aliasdb *db, const char *name)
@@ -70,13 +66,6 @@ kf_modinfo *kf_aliasdb_module_get(kf_aliasdb *db, const char *name)
 	kf_modinfo *m = kf_aliasdb_module(db, name);
 	if (m)
 		return m;
-	if ((db->nmods + 1) * 2 > db->hashsize) {
-		free(db->modhash);
-		db->hashsize = db->hashsize ? db->hashsize * 2 : 1024;
-		db->modhash = kf_xcalloc(db->hashsize, sizeof(size_t));
-		for (size_t i = 0; i < db->nmods; i++)
-			db->modhash[mod_slot(db, db->mods[i].name)] = i + 1;
-	}
 	KF_GROW(db->mods, db->nmods + 1, db->malloc_);
 	m = &db->mods[db->nmods];
 	memset(m, 0, sizeof(*m));
@@ -85,7 +74,7 @@ kf_modinfo *kf_aliasdb_module_get(kf_aliasdb *db, const char *name)
 		if (*p == '-')
 			*p = '_';
 	m->name = n;
-	db->modhash[mod_slot(db, n)] = ++db->nmods;
+	kf_hindex_add(&db->modindex, modname_hash(n), db->nmods++);
 	return m;
 }
 

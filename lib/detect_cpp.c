@@ -153,8 +153,7 @@ struct dcpp_defs {
 	dcpp_macro *v;   /* macros */
 	size_t n;        /* how many */
 	size_t alloc;    /* capacity */
-	size_t *hash;    /* open addressing, index+1 */
-	size_t hsize;    /* slots */
+	kf_hindex index; /* v by name */
 	const dcpp_defs *parent; /* looked up when a name is not here */
 	size_t limit;    /* only definitions before this offset count */
 	size_t undef_limit; /* only #undefs before this offset count */
@@ -208,27 +207,24 @@ void dcpp_defs_free(dcpp_defs *d)
 		macro_free(&d->v[i]);
 	}
 	free(d->v);
-	free(d->hash);
+	kf_hindex_release(&d->index);
 	free(d);
 }
 
-static size_t defs_slot(const dcpp_defs *d, const char *name)
+static bool macro_eq(const void *ctx, size_t i, const void *name)
 {
-	size_t m = d->hsize - 1, h = kf_hash_str(name) & m;
-	while (d->hash[h] && strcmp(d->v[d->hash[h] - 1].name, name))
-		h = (h + 1) & m;
-	return h;
+	const dcpp_defs *d = ctx;
+	return !strcmp(d->v[i].name, name);
 }
 
 static const dcpp_macro *defs_lookup(const dcpp_defs *d, const char *name)
 {
+	uint32_t hash = kf_hash_str(name);
 	for (; d; d = d->parent) {
-		if (!d->hsize)
+		size_t i = kf_hindex_find(&d->index, hash, macro_eq, d, name);
+		if (i == KF_HINDEX_NONE)
 			continue;
-		size_t h = defs_slot(d, name);
-		if (!d->hash[h])
-			continue;
-		const dcpp_macro *m = &d->v[d->hash[h] - 1];
+		const dcpp_macro *m = &d->v[i];
 		/* definitions up to limit count; #undefs only before undef_limit
 		   (a table whose body defines, uses and undefines macros) */
 		while (m && (m->pos >= d->limit || (m->nparams == -2 && m->pos >= d->undef_limit)))
@@ -239,26 +235,16 @@ static const dcpp_macro *defs_lookup(const dcpp_defs *d, const char *name)
 	return NULL;
 }
 
-static void defs_rehash(dcpp_defs *d)
-{
-	free(d->hash);
-	d->hsize = d->hsize ? d->hsize * 2 : 256;
-	d->hash = kf_xcalloc(d->hsize, sizeof(size_t));
-	for (size_t i = 0; i < d->n; i++)
-		d->hash[defs_slot(d, d->v[i].name)] = i + 1;
-}
-
 static void defs_add(dcpp_defs *d, char *name, int nparams, char **params, char *body,
 		     size_t pos)
 {
-	if ((d->n + 1) * 2 > d->hsize)
-		defs_rehash(d);
-	size_t h = defs_slot(d, name);
+	uint32_t hash = kf_hash_str(name);
+	size_t i = kf_hindex_find(&d->index, hash, macro_eq, d, name);
 	if (d->pos_base != SIZE_MAX)
 		pos = d->pos_base;
-	if (d->hash[h]) {
+	if (i != KF_HINDEX_NONE) {
 		/* keep the older definition for lookups limited to before pos */
-		dcpp_macro *m = &d->v[d->hash[h] - 1];
+		dcpp_macro *m = &d->v[i];
 		dcpp_macro *old = kf_xmalloc(sizeof(*old));
 		*old = *m;
 		*m = (dcpp_macro){name, nparams, params, body, pos, old};
@@ -266,7 +252,7 @@ static void defs_add(dcpp_defs *d, char *name, int nparams, char **params, char 
 	}
 	KF_GROW(d->v, d->n + 1, d->alloc);
 	d->v[d->n] = (dcpp_macro){name, nparams, params, body, pos, NULL};
-	d->hash[h] = ++d->n;
+	kf_hindex_add(&d->index, hash, d->n++);
 }
 
 /* enum { A, B = 4, C } as macros A=(0), B=(4), C=((4)+1): IDs and

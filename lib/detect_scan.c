@@ -18,6 +18,7 @@
  * coverage against a distro kernel's modules.alias.
  */
 #include "detect_internal.h"
+#include "kfit/hashmap.h"
 #include "kfit/tree.h"
 
 #include <ctype.h>
@@ -27,68 +28,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-
-/* ---- a string map: key -> index ---- */
-typedef struct smap {
-	char **keys;   /* keys (malloc'd) */
-	size_t *vals;  /* values */
-	size_t n;      /* used slots */
-	size_t size;   /* slots (power of two) */
-} smap;
-
-static size_t smap_slot(const smap *m, const char *k)
-{
-	size_t mask = m->size - 1, h = kf_hash_str(k) & mask;
-	while (m->keys[h] && strcmp(m->keys[h], k))
-		h = (h + 1) & mask;
-	return h;
-}
-
-static bool smap_get(const smap *m, const char *k, size_t *v)
-{
-	if (!m->size)
-		return false;
-	size_t h = smap_slot(m, k);
-	if (!m->keys[h])
-		return false;
-	*v = m->vals[h];
-	return true;
-}
-
-static void smap_put(smap *m, const char *k, size_t v)
-{
-	if ((m->n + 1) * 2 > m->size) {
-		smap old = *m;
-		m->size = m->size ? m->size * 2 : 4096;
-		m->keys = kf_xcalloc(m->size, sizeof(char *));
-		m->vals = kf_xcalloc(m->size, sizeof(size_t));
-		m->n = 0;
-		for (size_t i = 0; i < old.size; i++)
-			if (old.keys[i]) {
-				size_t h = smap_slot(m, old.keys[i]);
-				m->keys[h] = old.keys[i];
-				m->vals[h] = old.vals[i];
-				m->n++;
-			}
-		free(old.keys);
-		free(old.vals);
-	}
-	size_t h = smap_slot(m, k);
-	if (!m->keys[h]) {
-		m->keys[h] = kf_xstrdup(k);
-		m->n++;
-	}
-	m->vals[h] = v;
-}
-
-static void smap_release(smap *m)
-{
-	for (size_t i = 0; i < m->size; i++)
-		free(m->keys[i]);
-	free(m->keys);
-	free(m->vals);
-	memset(m, 0, sizeof(*m));
-}
 
 /* ---- Makefile facts ---- */
 
@@ -118,10 +57,10 @@ typedef struct scan {
 	kf_aliasdb *db;         /* the result */
 	objent *objs;           /* objects */
 	size_t nobjs, aobjs;    /* count, capacity */
-	smap objmap;            /* path -> objs index */
+	kf_strmap objmap;            /* path -> objs index */
 	dir_gate *dirs;         /* gated directories */
 	size_t ndirs, adirs;    /* count, capacity */
-	smap dirmap;            /* path -> dirs index */
+	kf_strmap dirmap;            /* path -> dirs index */
 	char **cfiles;          /* tree-relative .c files */
 	size_t ncfiles, acfiles;/* count, capacity */
 	dcpp_defs *global;      /* macros of the kernel's headers */
@@ -148,13 +87,13 @@ static const char *const dmi_prefix[14] = {"bvn", "bvr", "bd", "br", "efr", "svn
 static objent *obj_get(scan *s, const char *path)
 {
 	size_t v;
-	if (smap_get(&s->objmap, path, &v))
+	if (kf_strmap_get(&s->objmap, path, &v))
 		return &s->objs[v];
 	KF_GROW(s->objs, s->nobjs + 1, s->aobjs);
 	objent *o = &s->objs[s->nobjs];
 	memset(o, 0, sizeof(*o));
 	o->path = kf_xstrdup(path);
-	smap_put(&s->objmap, path, s->nobjs++);
+	kf_strmap_put(&s->objmap, path, s->nobjs++);
 	return o;
 }
 
@@ -347,7 +286,7 @@ static void mk_line(scan *s, const char *dir, const char *mkfile, int line, char
 		} else if (obj && n > 1 && w[n - 1] == '/' && !memchr(w, '$', n)) {
 			char *path = join_path(dir, w, n);
 			size_t v;
-			if (!smap_get(&s->dirmap, path, &v)) {
+			if (!kf_strmap_get(&s->dirmap, path, &v)) {
 				KF_GROW(s->dirs, s->ndirs + 1, s->adirs);
 				dir_gate *g = &s->dirs[s->ndirs];
 				g->path = kf_xstrdup(path);
@@ -355,7 +294,7 @@ static void mk_line(scan *s, const char *dir, const char *mkfile, int line, char
 				g->makefile = kf_xstrdup(mkfile);
 				g->line = line;
 				g->parent = kf_xstrdup(dir);
-				smap_put(&s->dirmap, path, s->ndirs++);
+				kf_strmap_put(&s->dirmap, path, s->ndirs++);
 			}
 			free(path);
 		}
@@ -518,7 +457,7 @@ static char *find_includer(scan *s, const char *cfile)
 		char *ob = kf_xstrdup(o);
 		ob[strlen(ob) - 1] = 'o';
 		size_t v;
-		bool known = smap_get(&s->objmap, ob, &v);
+		bool known = kf_strmap_get(&s->objmap, ob, &v);
 		free(ob);
 		if (!known)
 			continue;
@@ -541,12 +480,12 @@ static void find_owner(scan *s, const char *cfile, owner *ow)
 	char *objp = kf_xstrdup(cfile);
 	objp[strlen(objp) - 1] = 'o';
 	size_t v;
-	objent *e = smap_get(&s->objmap, objp, &v) ? &s->objs[v] : NULL;
+	objent *e = kf_strmap_get(&s->objmap, objp, &v) ? &s->objs[v] : NULL;
 	for (int guard = 0; e && e->composite && guard < 8; guard++) {
 		if (!ow->part_sym && e->part_sym)
 			ow->part_sym = kf_xstrdup(e->part_sym);
 		size_t c;
-		if (!smap_get(&s->objmap, e->composite, &c)) {
+		if (!kf_strmap_get(&s->objmap, e->composite, &c)) {
 			free(objp);
 			objp = kf_xstrdup(e->composite);
 			e = NULL;
@@ -591,7 +530,7 @@ static void find_owner(scan *s, const char *cfile, owner *ow)
 	}
 	for (int guard = 0; guard < 32; guard++) {
 		size_t g;
-		if (!smap_get(&s->dirmap, dir, &g))
+		if (!kf_strmap_get(&s->dirmap, dir, &g))
 			break;
 		dir_gate *gd = &s->dirs[g];
 		if (gd->symbol) {
@@ -2803,8 +2742,8 @@ static void scan_release(scan *s)
 		free(s->incs[i].path);
 	}
 	free(s->incs);
-	smap_release(&s->objmap);
-	smap_release(&s->dirmap);
+	kf_strmap_release(&s->objmap);
+	kf_strmap_release(&s->dirmap);
 	dcpp_defs_free(s->global);
 }
 

@@ -335,21 +335,17 @@ void kf_diag_format(const kf_diag *dg, kf_strbuf *out)
 uint32_t kf_hash_mem(const void *p, size_t n)
 {
 	const unsigned char *s = p;
-	uint32_t h = 2166136261u;
-	for (size_t i = 0; i < n; i++) {
-		h ^= s[i];
-		h *= 16777619u;
-	}
+	uint32_t h = KF_HASH_INIT;
+	for (size_t i = 0; i < n; i++)
+		h = kf_hash_step(h, s[i]);
 	return h;
 }
 
 uint32_t kf_hash_str(const char *s)
 {
-	uint32_t h = 2166136261u;
-	for (; *s; s++) {
-		h ^= (unsigned char)*s;
-		h *= 16777619u;
-	}
+	uint32_t h = KF_HASH_INIT;
+	for (; *s; s++)
+		h = kf_hash_step(h, (unsigned char)*s);
 	return h;
 }
 

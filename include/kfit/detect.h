@@ -25,6 +25,7 @@
 #define KFIT_DETECT_H
 
 #include "kfit/dotconfig.h"
+#include "kfit/hashmap.h"
 #include "kfit/profile.h"
 #include "kfit/util.h"
 
@@ -89,8 +90,7 @@ typedef struct kf_aliasdb {
 	kf_modinfo *mods;       /* modules, one entry per name */
 	size_t nmods;           /* how many */
 	size_t malloc_;         /* capacity */
-	size_t *modhash;        /* open addressing over mods, index+1; 0 empty */
-	size_t hashsize;        /* slots in modhash (power of two) */
+	kf_hindex modindex;     /* mods by name ('-' and '_' alike) */
 	const char *tree;       /* tree the source part came from, or NULL */
 	const char *kernelversion; /* that tree's version, or NULL */
 	size_t nsources;        /* C files with tables scanned */

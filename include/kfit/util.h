@@ -106,7 +106,14 @@ void kf_diags_release(kf_diags *d);
 /* Format one diagnostic as "file:line:col: severity: msg" (or raw). */
 void kf_diag_format(const kf_diag *dg, kf_strbuf *out);
 
-/* ---- hashing ---- */
+/* ---- hashing: FNV-1a, 32 bits ---- */
+#define KF_HASH_INIT 2166136261u
+/* One byte more of a hash started at KF_HASH_INIT (for keys that are
+ * normalized while hashed). */
+static inline uint32_t kf_hash_step(uint32_t h, unsigned char c)
+{
+	return (h ^ c) * 16777619u;
+}
 uint32_t kf_hash_str(const char *s);
 uint32_t kf_hash_mem(const void *p, size_t n);
 
