@@ -1,7 +1,7 @@
 /*
- * json.c - JSON string escaping (see include/kfit/json.h).  Invalid UTF-8
- * is replaced, one U+FFFD per maximal invalid subsequence as Unicode
- * recommends, because a JSON reader must reject it.
+ * json.c - the JSON writer and string escaping (see include/kfit/json.h).
+ * Invalid UTF-8 is replaced, one U+FFFD per maximal invalid subsequence as
+ * Unicode recommends, because a JSON reader must reject it.
  */
 #include "kfit/json.h"
 
