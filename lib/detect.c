@@ -9,6 +9,7 @@
  */
 #include "detect_internal.h"
 #include "kfit/dotconfig.h"
+#include "kfit/rootfs.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -25,11 +26,11 @@ typedef struct dctx {
 	kf_diags *d;             /* diagnostics */
 } dctx;
 
+/* ROOT/rel with links resolved inside ROOT (lib/rootfs.c): a snapshot's
+ * absolute link never reaches this machine's files */
 static char *root_path(dctx *c, const char *rel)
 {
-	const char *r = c->o->root ? c->o->root : "/";
-	size_t n = strlen(r);
-	return kf_xasprintf("%s%s%s", r, n && r[n - 1] == '/' ? "" : "/", rel);
+	return kf_root_path(c->o->root ? c->o->root : "/", rel, true);
 }
 
 static bool r_exists(dctx *c, const char *rel)
@@ -41,6 +42,15 @@ static bool r_exists(dctx *c, const char *rel)
 	return ok;
 }
 
+/* A regular file below ROOT (what r_read reads; a FIFO is not one). */
+static bool r_regular(dctx *c, const char *rel)
+{
+	char *p = root_path(c, rel);
+	bool ok = kf_root_regular(p);
+	free(p);
+	return ok;
+}
+
 /* A file's text below ROOT, trailing whitespace removed, or NULL. */
 static char *r_read(dctx *c, const char *rel)
 {
@@ -48,8 +58,7 @@ static char *r_read(dctx *c, const char *rel)
 	kf_strbuf sb = KF_STRBUF_INIT;
 	kf_diags ignore = KF_DIAGS_INIT;
 	char *res = NULL;
-	struct stat st;
-	if (stat(p, &st) == 0 && S_ISREG(st.st_mode) && kf_read_file(p, &sb, &ignore) == 0) {
+	if (kf_root_read(p, KF_ROOT_READ_MAX, &sb) == 0) {
 		while (sb.len && isspace((unsigned char)sb.buf[sb.len - 1]))
 			sb.buf[--sb.len] = 0;
 		res = kf_arena_strdup(c->a, kf_strbuf_str(&sb));
@@ -63,7 +72,7 @@ static char *r_read(dctx *c, const char *rel)
 /* A symlink's target below ROOT (a snapshot may store it as a text file). */
 static char *r_link(dctx *c, const char *rel)
 {
-	char *p = root_path(c, rel);
+	char *p = kf_root_path(c->o->root ? c->o->root : "/", rel, false);
 	char buf[4096];
 	ssize_t n = readlink(p, buf, sizeof(buf) - 1);
 	free(p);
@@ -334,7 +343,7 @@ static void detect_security(dctx *c)
 	/* without alternatives (Arch, Fedora): where iptables itself points */
 	static const char *const ipts[] = {"usr/sbin/iptables", "usr/bin/iptables", "sbin/iptables"};
 	for (size_t i = 0; !ipt && i < sizeof(ipts) / sizeof(ipts[0]); i++) {
-		char *p = root_path(c, ipts[i]);
+		char *p = kf_root_path(c->o->root ? c->o->root : "/", ipts[i], false);
 		char buf[512];
 		ssize_t n = readlink(p, buf, sizeof(buf) - 1);
 		free(p);
@@ -551,15 +560,13 @@ static bool acpi_oem(dctx *c, const char *oem)
 		char *rel = kf_xasprintf("sys/firmware/acpi/tables/%s", tables[i]);
 		char *p = root_path(c, rel);
 		free(rel);
-		FILE *f = fopen(p, "rb");
+		kf_strbuf t = KF_STRBUF_INIT;
+		bool match = kf_root_read(p, KF_ROOT_READ_MAX, &t) == 0 &&
+			     t.len >= 16 && !strncmp(t.buf + 10, oem, strlen(oem));
+		kf_strbuf_release(&t);
 		free(p);
-		if (!f)
-			continue;
-		char hdr[36];
-		size_t n = fread(hdr, 1, sizeof(hdr), f);
-		fclose(f);
 		/* OEM ID at offset 10, 6 bytes */
-		if (n >= 16 && !strncmp(hdr + 10, oem, strlen(oem)))
+		if (match)
 			return true;
 	}
 	return false;
@@ -1334,11 +1341,11 @@ kf_detect *kf_detect_run(const kf_detect_opts *o, kf_diags *d)
 	free(probe);
 	free(probe2);
 	det->kernel_release = r_read(&c, "proc/sys/kernel/osrelease");
-	if (r_exists(&c, "proc/config.gz"))
+	if (r_regular(&c, "proc/config.gz"))
 		det->running_config = "proc/config.gz";
 	else if (det->kernel_release) {
 		char *p = kf_arena_printf(c.a, "boot/config-%s", det->kernel_release);
-		if (r_exists(&c, p))
+		if (r_regular(&c, p))
 			det->running_config = p;
 	}
 	char *cpuinfo = r_read(&c, "proc/cpuinfo");
@@ -1374,11 +1381,11 @@ kf_detect *kf_detect_run(const kf_detect_opts *o, kf_diags *d)
 		char *mb = kf_arena_printf(c.a, "lib/modules/%s/modules.builtin.modinfo",
 					   det->kernel_release);
 		char *p = root_path(&c, ma);
-		if (kf_exists(p))
+		if (kf_root_regular(p))
 			kf_aliasdb_add_modules_alias(o->aliases, p, d);
 		free(p);
 		p = root_path(&c, mb);
-		if (kf_exists(p))
+		if (kf_root_regular(p))
 			kf_aliasdb_add_builtin_modinfo(o->aliases, p, d);
 		free(p);
 	}
@@ -1387,7 +1394,7 @@ kf_detect *kf_detect_run(const kf_detect_opts *o, kf_diags *d)
 		if (det->running_config) {
 			char *p = root_path(&c, det->running_config);
 			kf_diags ignore = KF_DIAGS_INIT;
-			cfg = kf_dotconfig_load(p, &ignore);
+			cfg = kf_root_regular(p) ? kf_dotconfig_load(p, &ignore) : NULL;
 			kf_diags_release(&ignore);
 			free(p);
 		}
