@@ -257,6 +257,9 @@ struct kc_tree {
 	bool has_warn_changed;   /* KCONFIG_WARN_CHANGED_INPUT */
 };
 
+/* `which NAME` on the tree's PATH (malloc'ed), or NULL (kc_shell.c). */
+char *kc_which(kc_tree *t, const char *name);
+
 /* The tree's version is known and older than MAJ.MIN. */
 static inline bool kc_tree_before(const kc_tree *t, int maj, int min)
 {

@@ -337,3 +337,25 @@ char *kc_shell_run(kc_tree *t, const char *cmd)
 	free(path);
 	return res;
 }
+
+char *kc_which(kc_tree *t, const char *name)
+{
+	struct stat st;
+	if (strchr(name, '/'))
+		return stat(name, &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & 0111)
+			       ? kf_xstrdup(name)
+			       : NULL;
+	const char *d = pp_getenv(t, "PATH");
+	while (d && *d) {
+		const char *e = strchr(d, ':');
+		size_t dl = e ? (size_t)(e - d) : strlen(d);
+		char *full = kf_xasprintf("%.*s/%s", (int)dl, d, name);
+		if (dl && stat(full, &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & 0111))
+			return full;
+		free(full);
+		if (!e)
+			break;
+		d = e + 1;
+	}
+	return NULL;
+}

@@ -112,6 +112,9 @@ int kc_env_setup(kc_tree *t, kf_diags *d)
 	char *ev = read_make_var(mk.buf, "EXTRAVERSION");
 	/* 6.19+ Makefiles export PAHOLE_VERSION, which init/Kconfig reads */
 	bool pahole_version = strstr(mk.buf, "\nPAHOLE_VERSION = $(shell") != NULL;
+	/* LLVM=/path/ and LLVM=-14 arrived with LLVM_PREFIX/LLVM_SUFFIX;
+	 * before (5.10) any LLVM value means the plain tool names */
+	bool llvm_affixes = strstr(mk.buf, "LLVM_SUFFIX") != NULL; /* see below */
 	kf_strbuf_release(&mk);
 	kf_strbuf kv = KF_STRBUF_INIT;
 	kf_strbuf_addstr(&kv, ver);
@@ -125,6 +128,10 @@ int kc_env_setup(kc_tree *t, kf_diags *d)
 	t->kver[0] = atoi(ver);
 	t->kver[1] = atoi(pl);
 	t->kver[2] = atoi(sl);
+	/* from 6.1 on always the new Makefile (test trees have a bare one);
+	 * before, the tree's own files tell */
+	bool new_makefile = !kc_tree_before(t, 6, 1);
+	llvm_affixes = llvm_affixes || new_makefile;
 	kf_strbuf_release(&kv);
 	free(ver);
 	free(pl);
@@ -148,7 +155,7 @@ int kc_env_setup(kc_tree *t, kf_diags *d)
 	pp_setenv(t, "CROSS_COMPILE", cross ? cross : "");
 	const char *llvm = user_var("LLVM");
 	char *pre = kf_xstrdup(""), *suf = kf_xstrdup("");
-	if (llvm) {
+	if (llvm && llvm_affixes) {
 		size_t n = strlen(llvm);
 		if (llvm[n - 1] == '/') {
 			free(pre);
@@ -220,7 +227,52 @@ int kc_env_setup(kc_tree *t, kf_diags *d)
 		pp_setenv(t, "PAHOLE_VERSION", txt);
 		free(txt);
 	}
-	if (clang) {
+	char *mkclang = kf_xasprintf("%s/scripts/Makefile.clang", t->srctree);
+	bool top_clang_flags = !new_makefile && !kf_exists(mkclang);
+	free(mkclang);
+	if (clang && top_clang_flags) {
+		/* 5.10's top Makefile: --target/--prefix/--gcc-toolchain only
+		 * for a CROSS_COMPILE, the GNU assembler unless LLVM_IAS=1 */
+		kf_strbuf cf = KF_STRBUF_INIT;
+		if (cross) {
+			char *c = kf_xstrdup(cross);
+			size_t n = strlen(c);
+			if (n && c[n - 1] == '-')
+				c[n - 1] = 0;
+			const char *base = strrchr(c, '/') ? strrchr(c, '/') + 1 : c;
+			kf_strbuf_addf(&cf, "--target=%s", base);
+			free(c);
+			/* GCC_TOOLCHAIN_DIR := $(dir $(shell which $(CROSS_COMPILE)elfedit)) */
+			char *elfedit = kf_xasprintf("%selfedit", cross);
+			char *found = kc_which(t, elfedit);
+			free(elfedit);
+			char *dir = kf_xstrdup("");
+			if (found) {
+				char *slash = strrchr(found, '/');
+				free(dir);
+				dir = kf_xstrndup(found, slash ? (size_t)(slash - found) + 1 : 0);
+				if (!slash) {
+					free(dir);
+					dir = kf_xstrdup("./");
+				}
+			}
+			const char *cb = strrchr(cross, '/') ? strrchr(cross, '/') + 1 : cross;
+			kf_strbuf_addf(&cf, " --prefix=%s%s", dir, cb);
+			char *up = kf_xasprintf("%s/..", dir);
+			char *real = realpath(up, NULL);
+			if (real && *real)
+				kf_strbuf_addf(&cf, " --gcc-toolchain=%s", real);
+			free(real);
+			free(up);
+			free(dir);
+			free(found);
+		}
+		const char *ias = user_var("LLVM_IAS");
+		const char *as = ias && !strcmp(ias, "1") ? "-fintegrated-as" : "-fno-integrated-as";
+		kf_strbuf_addf(&cf, "%s%s -Werror=unknown-warning-option", cf.len ? " " : "", as);
+		pp_setenv(t, "CLANG_FLAGS", kf_strbuf_str(&cf));
+		kf_strbuf_release(&cf);
+	} else if (clang) {
 		/* scripts/Makefile.clang */
 		kf_strbuf cf = KF_STRBUF_INIT;
 		if (cross) {

@@ -1,13 +1,14 @@
 #!/bin/bash
 # kconfig-distro.sh - olddefconfig of real distribution configs into the
-# 6.1, 6.12 and 7.3 trees for x86_64, byte for byte against the kernel's
-# `make olddefconfig`: every config in tests/data/distro-configs (kernels
-# 4.19 to 6.18, so old configs into new trees and new into old) and
-# Debian's own linux-config-6.1, -6.12 and -7.3 amd64 configs, plus
-# unknown-symbol warnings (KCONFIG_WARN_UNKNOWN_SYMBOLS).  7.3 takes a
-# sample by default.  KFIT_TEST_FULL=1 adds every config into 7.3, ARCH=x86
-# (how Debian builds), listnewconfig and savedefconfig of each, and
-# Debian's cloud and rt flavours.  See lib.sh for what is compared.
+# 5.10, 6.1, 6.12 and 7.3 trees for x86_64, byte for byte against the
+# kernel's `make olddefconfig`: every config in tests/data/distro-configs
+# (kernels 4.19 to 6.18, so old configs into new trees and new into old)
+# and Debian's own linux-config-5.10, -6.1, -6.12 and -7.3 amd64 configs,
+# plus unknown-symbol warnings (KCONFIG_WARN_UNKNOWN_SYMBOLS, which 5.10's
+# conf ignores).  5.10 and 7.3 take a sample by default.  KFIT_TEST_FULL=1
+# adds every config into 5.10 and 7.3, ARCH=x86 (how Debian builds),
+# listnewconfig and savedefconfig of each, and Debian's cloud and rt
+# flavours.  See lib.sh for what is compared.
 . "$(dirname "$0")/lib.sh"
 
 # a copy lives in the repo so a fresh clone (CI) has them
@@ -20,7 +21,7 @@ done
 [ ${#configs[@]} -gt 0 ] || echo "skip distro-configs no configs in $DISTRO"
 # 7.3 (fetched into the cache by `make deps`): its Debian config into
 # every tree and every config into 7.3
-vers="6.1 6.12 7.3"
+vers="5.10 6.1 6.12 7.3"
 for v in $vers; do
 	configs+=("$(debian_config "$v")")
 	if [ -n "$FULL" ]; then
@@ -52,6 +53,10 @@ for ver in $vers; do
 		# distribution ones (every config with KFIT_TEST_FULL=1)
 		if [ "$ver" = 7.3 ] && [ -z "$FULL" ]; then
 			case $n in debian-pkg-* | arch-2026-* | debian-10-*) ;; *) continue ;; esac
+		fi
+		# 5.10 likewise (its own distributions' configs, the newest one)
+		if [ "$ver" = 5.10 ] && [ -z "$FULL" ]; then
+			case $n in debian-pkg-* | arch-2026-* | debian-11-* | alpine-3.13-*) ;; *) continue ;; esac
 		fi
 		add_case "$ver-x86_64-olddefconfig-$n" "$ver" x86_64 olddefconfig "$cfg"
 		if [ -n "$FULL" ]; then

@@ -1,27 +1,45 @@
 #!/bin/bash
 # kconfig-modes.sh - every `kfit kconfig` mode against the kernel's own
-# `make MODE`, byte for byte, on the 6.1 and 6.12 trees for x86_64, arm64
-# and x86 (the kconfig default): olddefconfig from an empty and from a
-# missing .config, alldefconfig, allnoconfig, allyesconfig, allmodconfig,
-# defconfig (the arch's default and a named one), tinyconfig,
-# listnewconfig, savedefconfig of real configs, KCONFIG_ALLCONFIG, and
-# .config files with broken lines (KCONFIG_WARN_UNKNOWN_SYMBOLS, _WERROR).
-# 7.3 (fetched into the cache by `make deps`): every case with
-# KFIT_TEST_FULL=1, a sample of them otherwise (see the end).
+# `make MODE`, byte for byte, on the 5.10, 6.1, 6.12 and 7.3 trees for
+# x86_64, arm64, x86 (the kconfig default) and riscv: olddefconfig from an
+# empty and from a missing .config, alldefconfig, allnoconfig,
+# allyesconfig, allmodconfig, defconfig (the arch's default and a named
+# one), tinyconfig, listnewconfig, savedefconfig of real configs,
+# KCONFIG_ALLCONFIG, and .config files with broken lines
+# (KCONFIG_WARN_UNKNOWN_SYMBOLS, _WERROR, which 5.10's conf ignores).
+# By default every mode on x86_64, arm64 and x86 of 6.1 and 6.12 and on
+# x86_64 of 5.10, allnoconfig and defconfig on the other (tree, arch)
+# pairs, a sample on 7.3 (fetched into the cache by `make deps`; see the
+# end); KFIT_TEST_FULL=1: every case everywhere.
 # See lib.sh for what is compared.
 . "$(dirname "$0")/lib.sh"
 
-vers="6.1 6.12"
+vers="5.10 6.1 6.12"
 [ -n "$FULL" ] && vers="$vers 7.3"
+
+# every mode on (VER, ARCH) by default, or only with KFIT_TEST_FULL=1
+all_modes_by_default() { # ver arch
+	case $1-$2 in
+	5.10-x86_64 | 6.1-x86_64 | 6.1-arm64 | 6.1-x86 | 6.12-x86_64 | 6.12-arm64 | 6.12-x86) return 0 ;;
+	*) return 1 ;;
+	esac
+}
+
 for ver in $vers; do
-	for arch in x86_64 arm64 x86; do
-		for mode in olddefconfig alldefconfig allnoconfig allyesconfig \
-			allmodconfig defconfig tinyconfig listnewconfig; do
+	for arch in x86_64 arm64 x86 riscv; do
+		if [ -n "$FULL" ] || all_modes_by_default "$ver" "$arch"; then
+			modes="olddefconfig alldefconfig allnoconfig allyesconfig allmodconfig defconfig tinyconfig listnewconfig"
+		else
+			modes="allnoconfig defconfig"
+		fi
+		for mode in $modes; do
 			add_case "$ver-$arch-$mode" "$ver" "$arch" "$mode" empty
 		done
-		add_case "$ver-$arch-olddefconfig-missing" "$ver" "$arch" olddefconfig none
-		add_case "$ver-$arch-savedefconfig-of-defconfig" "$ver" "$arch" savedefconfig out:defconfig
-		add_case "$ver-$arch-savedefconfig-of-allmodconfig" "$ver" "$arch" savedefconfig out:allmodconfig
+		if [ -n "$FULL" ] || all_modes_by_default "$ver" "$arch"; then
+			add_case "$ver-$arch-olddefconfig-missing" "$ver" "$arch" olddefconfig none
+			add_case "$ver-$arch-savedefconfig-of-defconfig" "$ver" "$arch" savedefconfig out:defconfig
+			add_case "$ver-$arch-savedefconfig-of-allmodconfig" "$ver" "$arch" savedefconfig out:allmodconfig
+		fi
 	done
 	add_case "$ver-x86_64-defconfig-x86_64_defconfig" "$ver" x86_64 defconfig:x86_64_defconfig empty
 	add_case "$ver-x86-defconfig-i386_defconfig" "$ver" x86 defconfig:i386_defconfig empty
@@ -56,7 +74,7 @@ for ver in $vers; do
 	add_case "$ver-x86_64-savedefconfig-rand1" "$ver" x86_64 savedefconfig rand:1
 	add_case "$ver-arm64-savedefconfig-rand2" "$ver" arm64 savedefconfig rand:2
 	if [ -n "$FULL" ]; then
-		for arch in x86_64 arm64 x86; do
+		for arch in x86_64 arm64 x86 riscv; do
 			for seed in 3 4 5 6; do
 				add_case "$ver-$arch-savedefconfig-rand$seed" "$ver" "$arch" savedefconfig "rand:$seed:1000000"
 				add_case "$ver-$arch-listnewconfig-rand$seed" "$ver" "$arch" listnewconfig "rand:$seed:3"
@@ -72,6 +90,7 @@ if [ -z "$FULL" ]; then
 		add_case "7.3-x86_64-$mode" 7.3 x86_64 "$mode" empty
 	done
 	add_case "7.3-arm64-defconfig" 7.3 arm64 defconfig empty
+	add_case "7.3-riscv-defconfig" 7.3 riscv defconfig empty
 	add_case "7.3-x86_64-savedefconfig-debian-7.3" 7.3 x86_64 savedefconfig "$(debian_config 7.3)"
 	add_case "7.3-x86_64-listnewconfig-debian-6.12" 7.3 x86_64 listnewconfig "$(debian_config 6.12)"
 	add_case "6.12-x86_64-listnewconfig-debian-7.3" 6.12 x86_64 listnewconfig "$(debian_config 7.3)"

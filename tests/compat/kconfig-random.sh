@@ -7,23 +7,26 @@
 #    olddefconfig (randconfig is the one mode not compared byte for byte),
 #    also with KCONFIG_PROBABILITY.
 #
-# Default: a few seeds on x86_64 and arm64 of the 6.1 and 6.12 trees and a
-# sample on 7.3; KFIT_TEST_FULL=1: seeds 1..10 on x86_64, arm64 and x86 of
-# 6.1, 6.12 and 7.3.  See lib.sh for what is compared.
+# Default: a few seeds on x86_64 and arm64 of the 6.1 and 6.12 trees, on
+# x86_64 of 5.10, and a sample on 7.3; KFIT_TEST_FULL=1: seeds 1..10 on
+# x86_64, arm64, x86 and riscv of 5.10, 6.1, 6.12 and 7.3.  See lib.sh for
+# what is compared.
 . "$(dirname "$0")/lib.sh"
 
 if [ -n "$FULL" ]; then
-	arches="x86_64 arm64 x86"
+	arches="x86_64 arm64 x86 riscv"
 	seeds=$(seq 1 10)
 else
 	arches="x86_64 arm64"
 	seeds="1 2 3"
 fi
 
-vers="6.1 6.12"
+vers="5.10 6.1 6.12"
 [ -n "$FULL" ] && vers="$vers 7.3"
 for ver in $vers; do
 	for arch in $arches; do
+		# 5.10 by default: x86_64 only
+		[ -z "$FULL" ] && [ "$ver" = 5.10 ] && [ "$arch" != x86_64 ] && continue
 		for seed in $seeds; do
 			add_case "$ver-$arch-olddefconfig-rand$seed" "$ver" "$arch" olddefconfig "rand:$seed"
 			# fewer fixpoint checks by default: each needs two kernel runs

@@ -6,8 +6,8 @@
 #
 #   add_case NAME VER ARCH MODE INPUT [VAR=VALUE...]
 #
-#   VER    6.1 or 6.12 (tree from scripts/kernel-tree.sh, or the directory
-#          in $KFIT_COMPAT_TREE_6_1 / $KFIT_COMPAT_TREE_6_12)
+#   VER    5.10, 6.1 or 6.12 (tree from scripts/kernel-tree.sh, or the
+#          directory in $KFIT_COMPAT_TREE_5_10 / _6_1 / _6_12)
 #   ARCH   ARCH as make takes it (x86_64, x86, arm64, ...)
 #   MODE   olddefconfig alldefconfig allnoconfig allyesconfig allmodconfig
 #          defconfig tinyconfig listnewconfig savedefconfig, or
@@ -440,10 +440,14 @@ check_randconfig() {
 	if ! cmp -s "$k/result" "$f/result"; then
 		why_diff "kfit's randconfig is not a fixpoint of the kernel's olddefconfig" "$f/result" "$k/result"
 	fi
-	local os ks
-	os=$(grep '^KCONFIG_SEED=' "$o/stderr")
-	ks=$(grep '^KCONFIG_SEED=' "$k/stderr")
-	[ "$os" = "$ks" ] || why "seed line: kernel '$os', kfit '$ks'"
+	# the same line on the same stream (stdout from 6.1's generation on,
+	# stderr in 5.10's)
+	local os ks f
+	for f in stdout stderr; do
+		os=$(grep '^KCONFIG_SEED=' "$o/$f")
+		ks=$(grep '^KCONFIG_SEED=' "$k/$f")
+		[ "$os" = "$ks" ] || why "seed line on $f: kernel '$os', kfit '$ks'"
+	done
 }
 
 # Run every declared case, JOBS at a time; results print as they finish.
