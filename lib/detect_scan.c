@@ -1018,6 +1018,76 @@ static void add_wildcard(kf_strbuf *sb)
 		kf_strbuf_addch(sb, '*');
 }
 
+/* A field of a plain modalias format (file2alias.c's ADD()): SEP and the
+ * member's value in WIDTH hex digits, or SEP and '*' when the entry
+ * leaves it open (its value is ANY, or its match flag is clear). */
+typedef struct id_field {
+	const char *sep;         /* "v", "ty" */
+	const char *name;        /* the member of the id struct */
+	unsigned long long mask; /* the member's size, as a mask */
+	int width;               /* hex digits written */
+	unsigned long long any;  /* the value that leaves it open */
+	unsigned flag;           /* nonzero: open unless match_flags has it */
+} id_field;
+
+/* A modalias format that is a prefix and a list of fields. */
+typedef struct id_format {
+	const char *prefix;      /* "hid:" */
+	bool flags;              /* fields are chosen by match_flags */
+	bool wildcard;           /* '*' at the end (unless one is there) */
+	id_field f[6];           /* in alias order, ended by a NULL sep */
+} id_format;
+
+#define ALL16 0xffffULL
+#define ALL32 0xffffffffULL
+
+static const id_format hid_format = {"hid:", false, false, {
+	{"b", "bus", ALL16, 4, ALL16, 0}, {"g", "group", ALL16, 4, 0, 0},
+	{"v", "vendor", ALL32, 8, ALL32, 0}, {"p", "product", ALL32, 8, ALL32, 0}}};
+static const id_format virtio_format = {"virtio:", false, true, {
+	{"d", "device", ALL32, 8, ALL32, 0}, {"v", "vendor", ALL32, 8, ALL32, 0}}};
+static const id_format serio_format = {"serio:", false, true, {
+	{"ty", "type", 0xff, 2, 0xff, 0}, {"pr", "proto", 0xff, 2, 0xff, 0},
+	{"id", "id", 0xff, 2, 0xff, 0}, {"ex", "extra", 0xff, 2, 0xff, 0}}};
+static const id_format sdio_format = {"sdio:", false, true, {
+	{"c", "class", 0xff, 2, 0xff, 0}, {"v", "vendor", ALL16, 4, ALL16, 0},
+	{"d", "device", ALL16, 4, ALL16, 0}}};
+static const id_format ssb_format = {"ssb:", false, true, {
+	{"v", "vendor", ALL16, 4, ALL16, 0}, {"id", "coreid", ALL16, 4, ALL16, 0},
+	{"rev", "revision", 0xff, 2, 0xff, 0}}};
+static const id_format bcma_format = {"bcma:", false, true, {
+	{"m", "manuf", ALL16, 4, ALL16, 0}, {"id", "id", ALL16, 4, ALL16, 0},
+	{"rev", "rev", 0xff, 2, 0xff, 0}, {"cl", "class", 0xff, 2, 0xff, 0}}};
+static const id_format sdw_format = {"sdw:", false, true, {
+	{"m", "mfg_id", ALL16, 4, 0, 0}, {"p", "part_id", ALL16, 4, 0, 0},
+	{"v", "sdw_version", 0xff, 2, 0, 0}, {"c", "class_id", 0xff, 2, 0, 0}}};
+static const id_format ieee1394_format = {"ieee1394:", true, true, {
+	{"ven", "vendor_id", ALL32, 8, 0, 0x1}, {"mo", "model_id", ALL32, 8, 0, 0x2},
+	{"sp", "specifier_id", ALL32, 8, 0, 0x4}, {"ver", "version", ALL32, 8, 0, 0x8}}};
+
+/* The alias of one entry in a plain format. */
+static void do_format(emit *em, elem *e, const id_format *fmt)
+{
+	unsigned long long flags = fmt->flags ? fint(e, "match_flags") : 0;
+	unsigned long long v[6];
+	int n = 0;
+	for (; n < 6 && fmt->f[n].sep; n++)
+		v[n] = fint(e, fmt->f[n].name) & fmt->f[n].mask;
+	if (e->bad)
+		return;
+	kf_strbuf sb = KF_STRBUF_INIT;
+	kf_strbuf_addstr(&sb, fmt->prefix);
+	for (int i = 0; i < n; i++) {
+		const id_field *f = &fmt->f[i];
+		add_field(&sb, f->sep, f->flag ? (flags & f->flag) != 0 : v[i] != f->any, v[i],
+			  f->width);
+	}
+	if (fmt->wildcard)
+		add_wildcard(&sb);
+	add_alias(em, sb.buf);
+	kf_strbuf_release(&sb);
+}
+
 static void do_pci(emit *em, elem *e)
 {
 	unsigned long long vendor = fint(e, "vendor") & 0xffffffff, device = fint(e, "device") & 0xffffffff,
@@ -1162,69 +1232,6 @@ static void do_usb(emit *em, elem *e)
 		if (chi < max)
 			usb_entry(em, &u, incbcd(&devhi, -1, max, 4), nd, 0x0, chi, max);
 	}
-}
-
-static void do_hid(emit *em, elem *e)
-{
-	unsigned long long bus = fint(e, "bus") & 0xffff, group = fint(e, "group") & 0xffff,
-		vendor = fint(e, "vendor") & 0xffffffff, product = fint(e, "product") & 0xffffffff;
-	if (e->bad)
-		return;
-	kf_strbuf sb = KF_STRBUF_INIT;
-	kf_strbuf_addstr(&sb, "hid:");
-	add_field(&sb, "b", bus != 0xffff, bus, 4);
-	add_field(&sb, "g", group != 0, group, 4);
-	add_field(&sb, "v", vendor != 0xffffffff, vendor, 8);
-	add_field(&sb, "p", product != 0xffffffff, product, 8);
-	add_alias(em, sb.buf);
-	kf_strbuf_release(&sb);
-}
-
-static void do_virtio(emit *em, elem *e)
-{
-	unsigned long long device = fint(e, "device") & 0xffffffff, vendor = fint(e, "vendor") & 0xffffffff;
-	if (e->bad)
-		return;
-	kf_strbuf sb = KF_STRBUF_INIT;
-	kf_strbuf_addstr(&sb, "virtio:");
-	add_field(&sb, "d", device != 0xffffffff, device, 8);
-	add_field(&sb, "v", vendor != 0xffffffff, vendor, 8);
-	add_wildcard(&sb);
-	add_alias(em, sb.buf);
-	kf_strbuf_release(&sb);
-}
-
-static void do_serio(emit *em, elem *e)
-{
-	unsigned long long type = fint(e, "type") & 0xff, extra = fint(e, "extra") & 0xff,
-		id = fint(e, "id") & 0xff, proto = fint(e, "proto") & 0xff;
-	if (e->bad)
-		return;
-	kf_strbuf sb = KF_STRBUF_INIT;
-	kf_strbuf_addstr(&sb, "serio:");
-	add_field(&sb, "ty", type != 0xff, type, 2);
-	add_field(&sb, "pr", proto != 0xff, proto, 2);
-	add_field(&sb, "id", id != 0xff, id, 2);
-	add_field(&sb, "ex", extra != 0xff, extra, 2);
-	add_wildcard(&sb);
-	add_alias(em, sb.buf);
-	kf_strbuf_release(&sb);
-}
-
-static void do_sdio(emit *em, elem *e)
-{
-	unsigned long long cls = fint(e, "class") & 0xff, vendor = fint(e, "vendor") & 0xffff,
-		device = fint(e, "device") & 0xffff;
-	if (e->bad)
-		return;
-	kf_strbuf sb = KF_STRBUF_INIT;
-	kf_strbuf_addstr(&sb, "sdio:");
-	add_field(&sb, "c", cls != 0xff, cls, 2);
-	add_field(&sb, "v", vendor != 0xffff, vendor, 4);
-	add_field(&sb, "d", device != 0xffff, device, 4);
-	add_wildcard(&sb);
-	add_alias(em, sb.buf);
-	kf_strbuf_release(&sb);
 }
 
 static void do_x86cpu(emit *em, elem *e)
@@ -1534,74 +1541,6 @@ static void do_pcmcia(emit *em, elem *e)
 	kf_strbuf_release(&sb);
 }
 
-static void do_ieee1394(emit *em, elem *e)
-{
-	unsigned long long flags = fint(e, "match_flags"), ven = fint(e, "vendor_id") & 0xffffffff,
-			   mo = fint(e, "model_id") & 0xffffffff, sp = fint(e, "specifier_id") & 0xffffffff,
-			   ver = fint(e, "version") & 0xffffffff;
-	if (e->bad)
-		return;
-	kf_strbuf sb = KF_STRBUF_INIT;
-	kf_strbuf_addstr(&sb, "ieee1394:");
-	add_field(&sb, "ven", flags & 0x1, ven, 8);
-	add_field(&sb, "mo", flags & 0x2, mo, 8);
-	add_field(&sb, "sp", flags & 0x4, sp, 8);
-	add_field(&sb, "ver", flags & 0x8, ver, 8);
-	add_wildcard(&sb);
-	add_alias(em, sb.buf);
-	kf_strbuf_release(&sb);
-}
-
-static void do_ssb(emit *em, elem *e)
-{
-	unsigned long long v = fint(e, "vendor") & 0xffff, id = fint(e, "coreid") & 0xffff,
-			   rev = fint(e, "revision") & 0xff;
-	if (e->bad)
-		return;
-	kf_strbuf sb = KF_STRBUF_INIT;
-	kf_strbuf_addstr(&sb, "ssb:");
-	add_field(&sb, "v", v != 0xffff, v, 4);
-	add_field(&sb, "id", id != 0xffff, id, 4);
-	add_field(&sb, "rev", rev != 0xff, rev, 2);
-	add_wildcard(&sb);
-	add_alias(em, sb.buf);
-	kf_strbuf_release(&sb);
-}
-
-static void do_bcma(emit *em, elem *e)
-{
-	unsigned long long m = fint(e, "manuf") & 0xffff, id = fint(e, "id") & 0xffff,
-			   rev = fint(e, "rev") & 0xff, cl = fint(e, "class") & 0xff;
-	if (e->bad)
-		return;
-	kf_strbuf sb = KF_STRBUF_INIT;
-	kf_strbuf_addstr(&sb, "bcma:");
-	add_field(&sb, "m", m != 0xffff, m, 4);
-	add_field(&sb, "id", id != 0xffff, id, 4);
-	add_field(&sb, "rev", rev != 0xff, rev, 2);
-	add_field(&sb, "cl", cl != 0xff, cl, 2);
-	add_wildcard(&sb);
-	add_alias(em, sb.buf);
-	kf_strbuf_release(&sb);
-}
-
-static void do_sdw(emit *em, elem *e)
-{
-	unsigned long long m = fint(e, "mfg_id") & 0xffff, p = fint(e, "part_id") & 0xffff,
-			   v = fint(e, "sdw_version") & 0xff, c = fint(e, "class_id") & 0xff;
-	if (e->bad)
-		return;
-	kf_strbuf sb = KF_STRBUF_INIT;
-	kf_strbuf_addstr(&sb, "sdw:");
-	add_field(&sb, "m", m != 0, m, 4);
-	add_field(&sb, "p", p != 0, p, 4);
-	add_field(&sb, "v", v != 0, v, 2);
-	add_field(&sb, "c", c != 0, c, 2);
-	add_wildcard(&sb);
-	add_alias(em, sb.buf);
-	kf_strbuf_release(&sb);
-}
-
 /* mhi_device_id: "mhi:CHAN", or "mhi_ep:CHAN" for MODULE_DEVICE_TABLE(mhi_ep, ...) */
 static void do_mhi(emit *em, elem *e)
 {
@@ -1707,7 +1646,8 @@ typedef struct table_type {
 	const char *type;            /* struct name */
 	const char *devtable;        /* MODULE_DEVICE_TABLE type word */
 	const char *const *order;    /* positional field order */
-	void (*fn)(emit *em, elem *e); /* alias maker */
+	void (*fn)(emit *em, elem *e); /* alias maker, or NULL: */
+	const id_format *format;     /* a plain format's fields */
 } table_type;
 
 static const char *const pci_order[] = {"vendor", "device", "subvendor", "subdevice", "class",
@@ -1751,33 +1691,33 @@ static const char *const dmi_order[] = {"callback", "ident", "matches", "driver_
 static const char *const cpufeat_order[] = {"feature", NULL};
 
 static const table_type table_types[] = {
-	{"mdio_device_id", "mdio", mdio_order, do_mdio},
-	{"input_device_id", "input", input_order, do_input},
-	{"pnp_device_id", "pnp", pnp_order, do_pnp},
-	{"hda_device_id", "hdaudio", hda_order, do_hda},
-	{"wmi_device_id", "wmi", wmi_order, do_wmi},
-	{"hv_vmbus_device_id", "vmbus", vmbus_order, do_vmbus},
-	{"pci_device_id", "pci", pci_order, do_pci},
-	{"usb_device_id", "usb", usb_order, do_usb},
-	{"hid_device_id", "hid", hid_order, do_hid},
-	{"virtio_device_id", "virtio", virtio_order, do_virtio},
-	{"acpi_device_id", "acpi", acpi_order, do_acpi},
-	{"of_device_id", "of", of_order, do_of},
-	{"platform_device_id", "platform", named_order, do_platform},
-	{"i2c_device_id", "i2c", named_order, do_i2c},
-	{"spi_device_id", "spi", named_order, do_spi},
-	{"serio_device_id", "serio", serio_order, do_serio},
-	{"sdio_device_id", "sdio", sdio_order, do_sdio},
-	{"x86_cpu_id", "x86cpu", x86_order, do_x86cpu},
-	{"pcmcia_device_id", "pcmcia", pcmcia_order, do_pcmcia},
-	{"ieee1394_device_id", "ieee1394", ieee1394_order, do_ieee1394},
-	{"ssb_device_id", "ssb", ssb_order, do_ssb},
-	{"bcma_device_id", "bcma", bcma_order, do_bcma},
-	{"sdw_device_id", "sdw", sdw_order, do_sdw},
-	{"mhi_device_id", "mhi", mhi_order, do_mhi},
-	{"auxiliary_device_id", "auxiliary", named_order, do_auxiliary},
-	{"dmi_system_id", "dmi", dmi_order, do_dmi},
-	{"cpu_feature", "cpu", cpufeat_order, do_cpufeat},
+	{"mdio_device_id", "mdio", mdio_order, do_mdio, NULL},
+	{"input_device_id", "input", input_order, do_input, NULL},
+	{"pnp_device_id", "pnp", pnp_order, do_pnp, NULL},
+	{"hda_device_id", "hdaudio", hda_order, do_hda, NULL},
+	{"wmi_device_id", "wmi", wmi_order, do_wmi, NULL},
+	{"hv_vmbus_device_id", "vmbus", vmbus_order, do_vmbus, NULL},
+	{"pci_device_id", "pci", pci_order, do_pci, NULL},
+	{"usb_device_id", "usb", usb_order, do_usb, NULL},
+	{"hid_device_id", "hid", hid_order, NULL, &hid_format},
+	{"virtio_device_id", "virtio", virtio_order, NULL, &virtio_format},
+	{"acpi_device_id", "acpi", acpi_order, do_acpi, NULL},
+	{"of_device_id", "of", of_order, do_of, NULL},
+	{"platform_device_id", "platform", named_order, do_platform, NULL},
+	{"i2c_device_id", "i2c", named_order, do_i2c, NULL},
+	{"spi_device_id", "spi", named_order, do_spi, NULL},
+	{"serio_device_id", "serio", serio_order, NULL, &serio_format},
+	{"sdio_device_id", "sdio", sdio_order, NULL, &sdio_format},
+	{"x86_cpu_id", "x86cpu", x86_order, do_x86cpu, NULL},
+	{"pcmcia_device_id", "pcmcia", pcmcia_order, do_pcmcia, NULL},
+	{"ieee1394_device_id", "ieee1394", ieee1394_order, NULL, &ieee1394_format},
+	{"ssb_device_id", "ssb", ssb_order, NULL, &ssb_format},
+	{"bcma_device_id", "bcma", bcma_order, NULL, &bcma_format},
+	{"sdw_device_id", "sdw", sdw_order, NULL, &sdw_format},
+	{"mhi_device_id", "mhi", mhi_order, do_mhi, NULL},
+	{"auxiliary_device_id", "auxiliary", named_order, do_auxiliary, NULL},
+	{"dmi_system_id", "dmi", dmi_order, do_dmi, NULL},
+	{"cpu_feature", "cpu", cpufeat_order, do_cpufeat, NULL},
 };
 
 /* Index just past the brace matching the one at s[i] (strings skipped). */
@@ -1935,7 +1875,10 @@ static void scan_elems(scan *s, const table_type *tt, const char *devtype, const
 		char *cond = cond_join(outer, c ? c->cond : NULL);
 		em.cond = cond;
 		size_t before = s->db->naliases;
-		tt->fn(&em, &e);
+		if (tt->format)
+			do_format(&em, &e, tt->format);
+		else
+			tt->fn(&em, &e);
 		if (s->db->naliases == before && e.bad)
 			s->failed_entries++;
 		free(cond);
