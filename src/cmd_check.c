@@ -9,6 +9,7 @@
 #include "profcli.h"
 
 #include "kfit/json.h"
+#include "kfit/pipeline.h"
 #include "kfit/dotconfig.h"
 #include "kfit/profile.h"
 
@@ -206,9 +207,18 @@ int cmd_check(int argc, char **argv)
 	if (!db)
 		goto out;
 	kf_diags d = KF_DIAGS_INIT;
-	s = prof_flatten(db, po.names, po.nnames, &d);
-	if (s)
+	/* the requirements stage of the pipeline; no tree: a .config of any
+	 * kernel is checked by name */
+	kf_pipeline_opts plo = {.db = db, .names = po.names, .nnames = po.nnames,
+				.initramfs = PROF_INITRAMFS_UNKNOWN};
+	kf_pipeline p;
+	kf_pipeline_init(&p, &plo);
+	if (kf_pipeline_requirements(&p, &d) == 0) {
+		s = p.set;
+		p.set = NULL; /* ours now */
 		cfg = kf_dotconfig_load(config, &d);
+	}
+	kf_pipeline_release(&p);
 	cli_print_diags(&d);
 	kf_diags_release(&d);
 	if (!s || !cfg)
