@@ -32,7 +32,7 @@ const char cmd_profiles_usage[] =
 	"  --json            machine-readable output (docs/schema/profiles.schema.json,\n"
 	"                    docs/schema/profiles-show.schema.json)\n"
 	"  --profiles DIR    profile database (default: the one shipped with kfit)\n"
-	"  --local FILE      add a local profile file; -p FILE.kfit works as well\n"
+	"  --local FILE      add a local profile file; -p ./FILE.kfit works as well\n"
 	"\n"
 	"exit status: 0 ok, 1 lint found problems, 2 bad usage or a broken profile\n";
 

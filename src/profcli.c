@@ -65,10 +65,23 @@ int profcli_arg(profcli_opts *o, int argc, char **argv, int *i)
 	return 0;
 }
 
-static bool names_file(const char *n)
+/* A profile names a profile; a file is given as a path: with a '/' and
+ * ending in .kfit (or with --local FILE).  Anything else with a '/' or a
+ * .kfit (-p ../../etc/passwd, -p local.kfit) is refused, never read. */
+static bool ends_kfit(const char *n)
 {
 	size_t l = strlen(n);
-	return strchr(n, '/') || (l > 5 && !strcmp(n + l - 5, ".kfit"));
+	return l > 5 && !strcmp(n + l - 5, ".kfit");
+}
+
+static bool names_file(const char *n)
+{
+	return strchr(n, '/') && ends_kfit(n);
+}
+
+static bool looks_like_path(const char *n)
+{
+	return strchr(n, '/') || ends_kfit(n);
 }
 
 /* The default database directory, malloc'd, or NULL. */
@@ -127,6 +140,14 @@ prof_db *profcli_load(profcli_opts *o)
 	const char **names = NULL;
 	size_t n = 0, alloc = 0;
 	for (size_t i = 0; i < o->nnames; i++) {
+		if (!names_file(o->names[i]) && looks_like_path(o->names[i])) {
+			kf_diag_add(&d, KF_ERROR, NULL, 0, 0,
+				    "-p %s: not a profile name, and not read as a file: a "
+				    "profile file is a path with a '/' ending in .kfit "
+				    "(./FILE.kfit), or --local FILE",
+				    o->names[i]);
+			continue;
+		}
 		if (!names_file(o->names[i])) {
 			KF_GROW(names, n + 1, alloc);
 			names[n++] = o->names[i];
