@@ -26,6 +26,8 @@ typedef struct kf_cmd {
 
 /* Print every diagnostic in d to stderr, in order. */
 void cli_print_diags(const kf_diags *d);
+/* s with control characters (not newline, tab) shown as \xNN. */
+void cli_put_text(const char *s, FILE *f);
 /* Print "kfit: error: msg" to stderr. */
 void cli_error(const char *fmt, ...) KF_PRINTF(1, 2);
 /* Print a command's usage to stdout (for --help) or stderr. */

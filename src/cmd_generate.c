@@ -474,7 +474,7 @@ int cmd_why(int argc, char **argv)
 		if (json)
 			why_json(p.t, sym, cfg, out.buf);
 		else
-			fputs(out.buf, stdout);
+			cli_put_text(out.buf, stdout); /* values are data */
 		rc = KF_EXIT_OK;
 	}
 	kf_strbuf_release(&out);
