@@ -10,6 +10,8 @@
  * warning comes first).  Two generations of semantics are implemented:
  * KC_SEM_V1 (choices are symbols, tristate and optional choices; kernels
  * up to 6.10) and KC_SEM_V2 (choices hold an ordered member list; 6.11+).
+ * Smaller changes are flags of kc_tree set from the tree's own
+ * scripts/kconfig sources or its version (5.10's, 7.x's).
  * See docs/semantics.md.
  */
 #ifndef KC_INTERNAL_H
