@@ -99,6 +99,22 @@ static void add_profile(dctx *c, const char *name, prof_kind kind, const char *r
 			return;
 	if (c->o->db) {
 		long param;
+		const char *older = kind == PROF_KIND_DISTRO && !prof_db_find(c->o->db, name, &param, NULL)
+					    ? prof_db_nearest(c->o->db, name, true)
+					    : NULL;
+		if (older) {
+			/* a release newer than the database: its predecessor's needs */
+			kf_diag_add(c->d, KF_WARNING, NULL, 0, 0,
+				    "no profile '%s' in the database: using the nearest older release "
+				    "'%s' (detected: %s)",
+				    name, older, reason);
+			reason = kf_arena_printf(c->a, "%s; nearest older release of %s", reason, name);
+			name = older;
+			det->distro = older;
+			for (size_t i = 0; i < det->nprofiles; i++)
+				if (!strcmp(det->profiles[i].name, name))
+					return;
+		}
 		if (!prof_db_find(c->o->db, name, &param, NULL)) {
 			kf_diag_add(c->d, KF_WARNING, NULL, 0, 0,
 				    "no profile '%s' in the database (detected: %s)", name, reason);
@@ -134,9 +150,18 @@ static char *osr_get(dctx *c, const char *text, const char *key)
 static const char *codename_version(const char *id, const char *code)
 {
 	static const char *const map[][3] = {
-		{"debian", "buster", "10"},   {"debian", "bullseye", "11"}, {"debian", "bookworm", "12"},
-		{"debian", "trixie", "13"},   {"ubuntu", "focal", "20.04"}, {"ubuntu", "jammy", "22.04"},
-		{"ubuntu", "noble", "24.04"}, {"ubuntu", "plucky", "25.04"},
+		{"debian", "buster", "10"},     {"debian", "bullseye", "11"},
+		{"debian", "bookworm", "12"},   {"debian", "trixie", "13"},
+		{"debian", "forky", "14"},      {"debian", "duke", "15"},
+		{"ubuntu", "bionic", "18.04"},  {"ubuntu", "cosmic", "18.10"},
+		{"ubuntu", "disco", "19.04"},   {"ubuntu", "eoan", "19.10"},
+		{"ubuntu", "focal", "20.04"},   {"ubuntu", "groovy", "20.10"},
+		{"ubuntu", "hirsute", "21.04"}, {"ubuntu", "impish", "21.10"},
+		{"ubuntu", "jammy", "22.04"},   {"ubuntu", "kinetic", "22.10"},
+		{"ubuntu", "lunar", "23.04"},   {"ubuntu", "mantic", "23.10"},
+		{"ubuntu", "noble", "24.04"},   {"ubuntu", "oracular", "24.10"},
+		{"ubuntu", "plucky", "25.04"},  {"ubuntu", "questing", "25.10"},
+		{"ubuntu", "resolute", "26.04"},
 	};
 	if (!code)
 		return NULL;
@@ -218,7 +243,7 @@ static void detect_os(dctx *c)
 		return;
 	char *save = NULL;
 	for (char *w = strtok_r(like, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
-		const char *lver = ver;
+		const char *lver = ver, *said = w;
 		if (!strcmp(w, "ubuntu")) {
 			const char *uc = osr_get(c, text, "UBUNTU_CODENAME");
 			if (codename_version("ubuntu", uc))
@@ -234,8 +259,10 @@ static void detect_os(dctx *c)
 				lver = codename_version("debian", dv);
 			}
 		} else if (!strcmp(w, "rhel") || !strcmp(w, "centos") || !strcmp(w, "fedora")) {
-			if (!strcmp(w, "fedora"))
-				continue; /* RHEL-likes also say fedora; centos-stream fits */
+			/* RHEL-likes also say fedora, Oracle Linux only fedora: an
+			 * enterprise VERSION_ID (8.10, 9.4) is a CentOS Stream one */
+			if (!strcmp(w, "fedora") && (!ver || atoi(ver) >= 20))
+				continue;
 			w = "centos";
 		} else if (!strcmp(w, "suse") || !strcmp(w, "opensuse")) {
 			w = "opensuse-leap";
@@ -245,7 +272,7 @@ static void detect_os(dctx *c)
 			det->distro = name;
 			det->distro_note = kf_arena_printf(c->a, "ID=%s is not in the database; "
 							   "it is like %s (ID_LIKE)",
-							   det->os_id, w);
+							   det->os_id, said);
 			return;
 		}
 	}

@@ -255,7 +255,13 @@ const prof_profile *prof_db_find(const prof_db *db, const char *name, long *para
 			nk++;
 		}
 	}
-	if (nk)
+	const char *lo = prof_db_nearest(db, name, true), *hi = prof_db_nearest(db, name, false);
+	if (nk && (lo || hi))
+		kf_diag_add(d, KF_ERROR, NULL, 0, 0,
+			    "unknown profile '%s' (did you mean %s%s%s? known: %s)", name,
+			    lo ? lo : hi, lo && hi ? " or " : "", lo && hi ? hi : "",
+			    kf_strbuf_str(&sb));
+	else if (nk)
 		kf_diag_add(d, KF_ERROR, NULL, 0, 0, "unknown profile '%s' (known: %s)", name,
 			    kf_strbuf_str(&sb));
 	else

@@ -184,6 +184,13 @@ size_t prof_db_file_profiles(const prof_db *db, const char *path,
 const prof_profile *prof_db_find(const prof_db *db, const char *name,
 				 long *param, kf_diags *d);
 
+/*
+ * The distro release of the same family nearest to NAME ("fedora-46"):
+ * the newest one older than it (older true) or the oldest one newer than
+ * it; NULL when there is none or NAME is not FAMILY-VERSION.
+ */
+const char *prof_db_nearest(const prof_db *db, const char *name, bool older);
+
 /* ---- flattening ---- */
 /*
  * Flatten profiles into one requirement list: inheritance, slots, includes,

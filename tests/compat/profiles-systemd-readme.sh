@@ -1,13 +1,20 @@
 #!/bin/bash
 # profiles-systemd-readme.sh - the systemd-N profile agrees with systemd's
-# README for each README copy in tests/data/requirements (v208, v256, v260).
+# README for every version: tests/data/requirements holds the kernel part
+# of the README of each tag from v208 to v256 whose list changed (see
+# SOURCES.md there), and the v260 development README.  systemd-N for every
+# N from 208 to 256 is checked against the newest copy not newer than N,
+# systemd-260 against the v260 copy.  (kfit has no README of 257-259 or
+# 261-262; those versions are not checked.)
 #
 # Extraction (readme_items below): the REQUIREMENTS text is read as
 # paragraphs; a line whose first word is CONFIG_X[=value] is an item, and
 # lines continuing an open parenthesis belong to it; the prose lines above
 # a run of items are its heading.  An item is "required" when its heading
 # is the base list ("REQUIREMENTS: Linux kernel ...", v208, or "Kernel
-# Config Options:", later) or says udev "will fail to work"; every other
+# Config Options:", later), says udev "will fail to work", or is "Kernel
+# crypto/hash API" (v233-v251: NEWS 233 says they "need to be enabled in
+# the kernel"); every other
 # item ("optional", "strongly recommended", "should", "required for
 # <feature>") is "recommended".  CONFIG_{A,B,...}_SUFFIX is expanded.
 #
@@ -20,12 +27,21 @@
 #     LSM          a list value ("...,bpf"); the language has no "contains"
 #     SCHEDSTATS   v208: only for systemd-bootchart, a separate tool that
 #     SCHED_DEBUG  left systemd in v230; not a need of systemd itself
+#   README lags the code (LAGS): items a README still lists after systemd
+#     stopped needing them, per version: CRYPTO_* in v250-v251 (the kernel
+#     crypto API use went in v250, commit 1fc8d0c9dd; README caught up in
+#     v252, commit 2c3794f422)
+#   README typos (TYPO): "CONFIG_{TMPFS,EXT4,...}_POSIX_ACL" in v220-v236
+#     means EXT4_FS_POSIX_ACL (v237 corrected it)
 set -uo pipefail
 ROOT=${ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 KFIT=${KFIT:-$ROOT/build/kfit}
 DATA=${KFIT_REQUIREMENTS:-$ROOT/tests/data/requirements}
 cd "$ROOT" || exit 2
 SKIP=" LSM SCHEDSTATS SCHED_DEBUG "
+LAGS="250:CRYPTO_USER_API_HASH 250:CRYPTO_HMAC 250:CRYPTO_SHA256
+251:CRYPTO_USER_API_HASH 251:CRYPTO_HMAC 251:CRYPTO_SHA256"
+declare -A TYPO=([EXT4_POSIX_ACL]=EXT4_FS_POSIX_ACL)
 
 # Print "required SYM[=VAL]" / "recommended SYM[=VAL]" for a README.
 readme_items() {
@@ -35,6 +51,7 @@ readme_items() {
 		if (h ~ /Kernel Config Options:/) return "required"
 		if (h ~ /^ *REQUIREMENTS: *Linux kernel/) return "required"
 		if (h ~ /will fail to work/) return "required"
+		if (h ~ /^ *Kernel crypto\/hash API/) return "required"
 		return "recommended"
 	}
 	function emit(tok, cls,    m, pre, post, n, parts, i, val) {
@@ -77,18 +94,15 @@ profile_items() { # version
 		jq -r '.requirements[] | [.level, (.alternatives | map(.name) | join(",")), .expr, .profile] | join("|")'
 }
 
-renames=$(awk '$1 == "rename" { print $2, $3 }' profiles/renames.kfit)
-newest() { # symbol -> newest name
-	local s=$1 o n
-	while read -r o n; do [ "$o" = "$s" ] && s=$n; done <<<"$renames"
-	echo "$s"
-}
-
 check_readme() { # file version
 	local file=$1 ver=$2 name="systemd-$2" items prof want got missing="" bad="" cls sym base
 	items=$(readme_items "$file")
 	prof=$(profile_items "$ver") || { echo "not ok $name"; echo "  kfit profiles show $name failed"; return; }
-	want=$(awk '$1 == "required" { print $2 }' <<<"$items" | sort -u)
+	printf '%s\n' "$items" >"$W/items"
+	printf '%s\n' "$prof" >"$W/prof"
+	want=$(awk -v v="$ver" -v lags="$LAGS" '
+		BEGIN { n = split(lags, l, /[ \n]+/); for (i = 1; i <= n; i++) lag[l[i]] = 1 }
+		$1 == "required" && !((v ":" $2) in lag) { print $2 }' <<<"$items" | sort -u)
 	got=$(awk -F'|' -v p="$name" '$1 == "require" && $4 == p { print $3 }' <<<"$prof" | sort -u)
 	if [ "$want" = "$got" ]; then
 		echo "ok $name/required"
@@ -96,22 +110,29 @@ check_readme() { # file version
 		echo "not ok $name/required"
 		diff <(echo "$want") <(echo "$got") | sed -n 's/^</  README requires, profile does not: /p; s/^>/  profile requires, README does not: /p'
 	fi
-	while read -r cls sym; do
-		[ "$cls" = recommended ] || continue
-		base=${sym%%=*}
-		case $SKIP in *" $base "*) continue ;; esac
-		base=$(newest "$base")
-		local found=""
-		while IFS='|' read -r lvl alts expr p; do
-			case ",$alts," in *",$base,"*) ;; *) continue ;; esac
-			if [ "${sym#*=}" = n ] && [ "$sym" != "$base" ]; then
-				[[ $expr == *"$base=n"* ]] && found=1
-			else
-				found=1
-			fi
-		done <<<"$prof"
-		[ -n "$found" ] || missing+=" $sym"
-	done <<<"$items"
+	# one awk per version: renames, LAGS, TYPO and SKIP applied
+	missing=$(awk -v v="$ver" -v lags="$LAGS" -v skip="$SKIP" -v typo="EXT4_POSIX_ACL=EXT4_FS_POSIX_ACL" '
+		BEGIN {
+			n = split(lags, l, /[ \n]+/); for (i = 1; i <= n; i++) lag[l[i]] = 1
+			n = split(skip, l, / +/); for (i = 1; i <= n; i++) if (l[i] != "") skp[l[i]] = 1
+			split(typo, t, "="); ty[t[1]] = t[2]
+		}
+		FILENAME == "-" && $1 == "rename" { ren[$2] = $3; next }
+		FILENAME == "-" { next }
+		FNR == NR { next }
+		FILENAME ~ /prof$/ { np++; split($0, f, "|"); palts[np] = "," f[2] ","; pexpr[np] = f[3]; next }
+		$1 == "recommended" {
+			sym = $2; b = sym; sub(/=.*/, "", b)
+			if ((v ":" b) in lag) next
+			if (b in ty) { sym = ty[b] substr(sym, length(b) + 1); b = ty[b] }
+			if (b in skp) next
+			while (b in ren) b = ren[b]
+			off = sym ~ /=n$/
+			found = 0
+			for (k = 1; k <= np; k++)
+				if (index(palts[k], "," b ",") && (!off || index(pexpr[k], b "=n"))) found = 1
+			if (!found) printf " %s", sym
+		}' - /dev/null "$W/prof" "$W/items" <profiles/renames.kfit)
 	if [ -z "$missing" ]; then
 		echo "ok $name/recommended"
 	else
@@ -120,12 +141,24 @@ check_readme() { # file version
 	fi
 }
 
-n=0
+W=$(mktemp -d)
+trap 'rm -rf "$W"' EXIT
+
+# README copies by version; each systemd-N is checked against the newest
+# copy not newer than N (copies exist only where the kernel list changed)
+declare -A copy=()
 for f in "$DATA"/systemd-README-v*.txt; do
 	[ -f "$f" ] || continue
 	v=${f##*-v}
-	v=${v%%[!0-9]*}
+	copy[${v%%[!0-9]*}]=$f
+done
+n=0
+cur=""
+for v in $(seq 208 256) 260; do
+	[ -n "${copy[$v]:-}" ] && cur=${copy[$v]}
+	[ -n "$cur" ] || continue
+	[ "$v" -le 256 ] || [ -n "${copy[$v]:-}" ] || continue
 	n=$((n + 1))
-	check_readme "$f" "$v"
+	check_readme "$cur" "$v"
 done
 [ $n -gt 0 ] || { echo "not ok systemd-readme"; echo "  no README copies in $DATA"; }
