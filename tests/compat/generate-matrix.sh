@@ -61,7 +61,29 @@ if [ -n "${KFIT_TEST_FULL:-}" ]; then
 		done
 	done
 else
-	# every distro once, alternating trees and bases; platforms and
+	# the sample's distros: every release that brings something of its
+	# own (requirements, drops, another LSM or firewall), the oldest and
+	# newest of each family and every unnumbered one; a release that only
+	# moves its systemd and kernel versions is left to the full matrix
+	sample=()
+	declare -A slots=()
+	for d in "${distros[@]}"; do
+		slots[$d]=$("$KFIT" profiles show "$d" --json 2>/dev/null |
+			jq -r --arg d "$d" '[.lsm, .firewall, .profiles[0].inherit // "",
+				([.requirements[] | select(.profile == $d)] | length)] | map(tostring) | join(" ")')
+	done
+	for d in "${distros[@]}"; do
+		read -r lsm fw parent own <<<"${slots[$d]}"
+		fam=${d%-*}
+		newest=$(printf '%s\n' "${distros[@]}" | grep -E "^$fam-[0-9][0-9.]*$" | sort -V | tail -n 1)
+		if [ -z "$parent" ] || [ "$own" != 0 ] || [ "$d" = "$newest" ] ||
+			! [[ $d =~ -[0-9][0-9.]*$ ]] ||
+			[ "$lsm $fw" != "$(cut -d' ' -f1-2 <<<"${slots[$parent]:-}")" ]; then
+			sample+=("$d")
+		fi
+	done
+	distros=("${sample[@]}")
+	# every sampled distro once, alternating trees and bases; platforms and
 	# features ride along, so every profile appears at least once
 	i=0
 	np=${#platforms[@]}

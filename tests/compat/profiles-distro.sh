@@ -5,10 +5,16 @@
 # no "unmet:" line.  File <distro>-<release>-<kver>.config.xz maps to the
 # profile <distro>-<release>; arch-*, nixos-* and opensuse-tumbleweed-*
 # map to the rolling profiles arch, nixos and opensuse-tumbleweed.
+#
+# Second part (debian/VER/FLAVOR): every config of Debian's own
+# linux-config-VER packages (5.10, 6.1, 6.12, 7.3: /usr/src's, or the
+# kfit cache's from scripts/fetch-kernel-debs.sh, found by lib.sh's
+# config_dir) meets the Debian release whose kernel range holds its
+# version (`kernel` of debian-N: 5.10 is debian-11, 6.1 debian-12, 6.12
+# debian-13 (the bookworm build of trixie's series), 7.3 debian-14).
 # Protocol: "ok NAME" / "not ok NAME" per config (see tests/run.sh).
-set -uo pipefail
 ROOT=${ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
-KFIT=${KFIT:-$ROOT/build/kfit}
+. "$ROOT/tests/compat/lib.sh"
 DATA=${KFIT_DISTRO_CONFIGS:-$ROOT/tests/data/distro-configs}
 cd "$ROOT" || exit 2
 
@@ -38,3 +44,39 @@ if [ $n -eq 0 ]; then
 	echo "not ok distro-configs"
 	echo "  no *.config.xz in $DATA"
 fi
+
+# ---- Debian's linux-config packages ----
+ranges=$("$KFIT" profiles --json | jq -r '.profiles[] | select(.name | test("^debian-[0-9]+$")) | .name' |
+	while read -r d; do
+		"$KFIT" profiles show "$d" --json | jq -r --arg d "$d" '[$d, .ships_kernel.min // "0.0.0", .ships_kernel.below // "999.0.0"] | join(" ")'
+	done)
+for v in 5.10 6.1 6.12 7.3; do
+	dir=$(config_dir "$v")
+	if ! compgen -G "$dir/config.amd64_*.xz" >/dev/null; then
+		echo "not ok debian/$v"
+		echo "  no $dir/config.amd64_*.xz: run 'make deps' (scripts/fetch-kernel-debs.sh) or install linux-config-$v"
+		continue
+	fi
+	for f in "$dir"/config.amd64_*.xz; do
+		flavor=${f##*/config.amd64_}
+		flavor=${flavor%.xz}
+		kver=$(xz -dc "$f" | sed -n 's/^# Linux\/[^ ]* \([0-9]*\.[0-9]*\.[0-9]*\).* Kernel Configuration$/\1/p' | head -n 1)
+		p=$(awk -v k="$kver" '
+			function num(v,  a) { split(v, a, "."); return a[1] * 1000000 + a[2] * 1000 + a[3] }
+			num($2) <= num(k) && num(k) < num($3) { print $1 }' <<<"$ranges" | head -n 1)
+		if [ -z "$p" ]; then
+			echo "not ok debian/$v/$flavor"
+			echo "  no debian-N profile ships $kver"
+			continue
+		fi
+		out=$("$KFIT" check -p "$p" "$f" 2>&1)
+		rc=$?
+		if [ $rc -eq 0 ] && ! grep -q '^unmet:' <<<"$out"; then
+			echo "ok debian/$v/$flavor"
+		else
+			echo "not ok debian/$v/$flavor"
+			echo "  kfit check -p $p $f exited $rc:"
+			grep -v '^warning:' <<<"$out" | head -n 20 | sed 's/^/  | /'
+		fi
+	done
+done
