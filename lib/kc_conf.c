@@ -1109,6 +1109,13 @@ int kc_compute(kc_tree *t, const kc_run_opts *o, kf_strbuf *out)
 	case KC_MODE_SAVEDEFCONFIG:
 	case KC_MODE_LISTNEWCONFIG:
 	case KC_MODE_OLDDEFCONFIG:
+	case KC_MODE_OLDASKCONFIG:
+	case KC_MODE_OLDCONFIG:
+	case KC_MODE_SYNCCONFIG:
+	case KC_MODE_HELPNEWCONFIG:
+	case KC_MODE_YES2MODCONFIG:
+	case KC_MODE_MOD2YESCONFIG:
+	case KC_MODE_MOD2NOCONFIG:
 		conf_read(t, NULL, o, out);
 		break;
 	case KC_MODE_ALLNOCONFIG:
@@ -1241,6 +1248,16 @@ int kc_compute(kc_tree *t, const kc_run_opts *o, kf_strbuf *out)
 	case KC_MODE_LISTNEWCONFIG:
 		check_conf(t, &t->rootmenu, out);
 		break;
+	case KC_MODE_OLDASKCONFIG:
+	case KC_MODE_OLDCONFIG:
+	case KC_MODE_SYNCCONFIG:
+	case KC_MODE_HELPNEWCONFIG:
+	case KC_MODE_YES2MODCONFIG:
+	case KC_MODE_MOD2YESCONFIG:
+	case KC_MODE_MOD2NOCONFIG:
+		if (kc_ask_run(t, o, out))
+			return 1;
+		break;
 	default:
 		break;
 	}
@@ -1271,7 +1288,7 @@ int kc_run(kc_tree *t, const kc_run_opts *o, kf_strbuf *out)
 			return -1;
 		return 0;
 	}
-	if (o->mode == KC_MODE_LISTNEWCONFIG)
+	if (o->mode == KC_MODE_LISTNEWCONFIG || o->mode == KC_MODE_HELPNEWCONFIG)
 		return 0;
 	return write_config(t, o, out) < 0 ? -1 : 0;
 }

@@ -436,7 +436,7 @@ void pp_variable_add(kc_tree *t, const char *name, const char *value,
 const char *pp_getenv(kc_tree *t, const char *name);
 void pp_setenv(kc_tree *t, const char *name, const char *value);
 /* Set up the variables the kernel's Makefile exports (kc_env.c). */
-int kc_env_setup(kc_tree *t, kf_diags *d);
+int kc_env_setup(kc_tree *t, const char *version, bool plain, kf_diags *d);
 
 /* ---- kc_parse.c ---- */
 int kc_parse(kc_tree *t, const char *file);
@@ -449,6 +449,9 @@ bool kc_pp_failed(kc_tree *t);
 
 /* ---- kc_shell.c ---- */
 char *kc_shell_run(kc_tree *t, const char *cmd);
+
+/* ---- kc_ask.c: conf's line-oriented modes ---- */
+int kc_ask_run(kc_tree *t, const kc_run_opts *o, kf_strbuf *out);
 
 /* ---- kc_rand.c: glibc-compatible srand()/rand() ---- */
 void kc_srand(kc_tree *t, unsigned seed);

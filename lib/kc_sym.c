@@ -1036,6 +1036,42 @@ static kc_menu *sym_first_menu(kc_tree *t, kc_sym *sym)
 	return NULL;
 }
 
+/* 6.11+ sym_check_print_recursive(): no file:line prefixes, a choice
+ * member names the choice block's place.  glibc prints a NULL name as
+ * "(null)". */
+static void print_recursive_v2(kc_tree *t, struct dep_stack *stack,
+			       kc_sym *last_sym, kf_strbuf *sb)
+{
+	for (; stack; stack = stack->next) {
+		kc_sym *sym = stack->sym;
+		kc_sym *next_sym = stack->next ? stack->next->sym : last_sym;
+		enum kc_prop_type type = stack->prop ? stack->prop->type : P_UNKNOWN;
+		const char *sn = sym->name ? sym->name : "<choice>";
+		const char *raw_sn = sym->name ? sym->name : "(null)";
+		const char *nn = next_sym->name ? next_sym->name : "(null)";
+
+		if (stack->sym == last_sym)
+			kf_strbuf_addstr(sb, "error: recursive dependency detected!\n");
+		if (sym_is_choice(next_sym)) {
+			kc_menu *choice = sym_first_menu(t, next_sym);
+			kf_strbuf_addf(sb, "\tsymbol %s is part of choice block at %s:%d\n",
+				       sn, choice ? choice->file : "", choice ? choice->lineno : 0);
+		} else if (stack->expr == &sym->dir_dep.expr) {
+			kf_strbuf_addf(sb, "\tsymbol %s depends on %s\n", sn, nn);
+		} else if (stack->expr == &sym->rev_dep.expr) {
+			kf_strbuf_addf(sb, "\tsymbol %s is selected by %s\n", raw_sn, nn);
+		} else if (stack->expr == &sym->implied.expr) {
+			kf_strbuf_addf(sb, "\tsymbol %s is implied by %s\n", raw_sn, nn);
+		} else if (stack->expr) {
+			kf_strbuf_addf(sb, "\tsymbol %s %s value contains %s\n", sn,
+				       prop_get_type_name(type), nn);
+		} else {
+			kf_strbuf_addf(sb, "\tsymbol %s %s is visible depending on %s\n",
+				       sn, prop_get_type_name(type), nn);
+		}
+	}
+}
+
 static void print_recursive(struct dep_check *c, kc_sym *last_sym)
 {
 	kc_tree *t = c->t;
@@ -1064,6 +1100,10 @@ static void print_recursive(struct dep_check *c, kc_sym *last_sym)
 	if (!stack) {
 		kf_diag_raw(t->diags, KF_ERROR, "unexpected recursive dependency error");
 		goto out;
+	}
+	if (t->sem == KC_SEM_V2) {
+		print_recursive_v2(t, stack, last_sym, &sb);
+		goto done;
 	}
 	for (; stack; stack = stack->next) {
 		sym = stack->sym;
@@ -1118,6 +1158,7 @@ static void print_recursive(struct dep_check *c, kc_sym *last_sym)
 				       nn);
 		}
 	}
+done:
 	kf_strbuf_addstr(&sb,
 			 "For a resolution refer to Documentation/kbuild/kconfig-language.rst\n"
 			 "subsection \"Kconfig recursive dependency limitations\"\n");

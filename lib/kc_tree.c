@@ -83,11 +83,53 @@ static const char *user_var(const char *name)
 	return v && *v ? v : NULL;
 }
 
-int kc_env_setup(kc_tree *t, kf_diags *d)
+/* VERSION, PATCHLEVEL, SUBLEVEL, EXTRAVERSION from the top Makefile, or
+ * from version ("6.12[.3]") when the tree has none.  -1 (in d) when
+ * neither is there. */
+static int read_version(kc_tree *t, const char *version, char *v[4],
+			bool *pahole_version, bool *llvm_affixes, kf_diags *d)
+{
+	*pahole_version = false;
+	*llvm_affixes = false;
+	char *mkpath = kf_xasprintf("%s/Makefile", t->srctree);
+	if (version && !kf_exists(mkpath)) {
+		free(mkpath);
+		const char *p = version;
+		for (int i = 0; i < 3; i++) {
+			size_t n = strspn(p, "0123456789");
+			v[i] = kf_xstrndup(p, n);
+			p += n;
+			if (*p == '.')
+				p++;
+		}
+		v[3] = kf_xstrdup("");
+		return 0;
+	}
+	kf_strbuf mk = KF_STRBUF_INIT;
+	if (kf_read_file(mkpath, &mk, d) < 0) {
+		free(mkpath);
+		return -1;
+	}
+	free(mkpath);
+	v[0] = read_make_var(mk.buf, "VERSION");
+	v[1] = read_make_var(mk.buf, "PATCHLEVEL");
+	v[2] = read_make_var(mk.buf, "SUBLEVEL");
+	v[3] = read_make_var(mk.buf, "EXTRAVERSION");
+	/* 6.19+ Makefiles export PAHOLE_VERSION, which init/Kconfig reads */
+	*pahole_version = strstr(mk.buf, "\nPAHOLE_VERSION = $(shell") != NULL;
+	/* LLVM=/path/ and LLVM=-14 arrived with LLVM_PREFIX/LLVM_SUFFIX;
+	 * before (5.10) any LLVM value means the plain tool names */
+	*llvm_affixes = strstr(mk.buf, "LLVM_SUFFIX") != NULL; /* see below */
+	kf_strbuf_release(&mk);
+	return 0;
+}
+
+int kc_env_setup(kc_tree *t, const char *version, bool plain, kf_diags *d)
 {
 	/* start from this process's environment, as make passes it on */
 	for (char **e = environ; *e; e++) {
-		if (!strncmp(*e, "LC_ALL=", 7) || !strncmp(*e, "GREP_OPTIONS=", 13))
+		if (!plain && (!strncmp(*e, "LC_ALL=", 7) ||
+			       !strncmp(*e, "GREP_OPTIONS=", 13)))
 			continue; /* the kernel Makefile unexports these */
 		const char *eq = strchr(*e, '=');
 		if (!eq)
@@ -96,26 +138,11 @@ int kc_env_setup(kc_tree *t, kf_diags *d)
 		pp_setenv(t, name, eq + 1);
 		free(name);
 	}
-	pp_setenv(t, "LC_COLLATE", "C");
-	pp_setenv(t, "LC_NUMERIC", "C");
-
-	kf_strbuf mk = KF_STRBUF_INIT;
-	char *mkpath = kf_xasprintf("%s/Makefile", t->srctree);
-	if (kf_read_file(mkpath, &mk, d) < 0) {
-		free(mkpath);
+	char *vv[4];
+	bool pahole_version, llvm_affixes;
+	if (read_version(t, version, vv, &pahole_version, &llvm_affixes, d) < 0)
 		return -1;
-	}
-	free(mkpath);
-	char *ver = read_make_var(mk.buf, "VERSION");
-	char *pl = read_make_var(mk.buf, "PATCHLEVEL");
-	char *sl = read_make_var(mk.buf, "SUBLEVEL");
-	char *ev = read_make_var(mk.buf, "EXTRAVERSION");
-	/* 6.19+ Makefiles export PAHOLE_VERSION, which init/Kconfig reads */
-	bool pahole_version = strstr(mk.buf, "\nPAHOLE_VERSION = $(shell") != NULL;
-	/* LLVM=/path/ and LLVM=-14 arrived with LLVM_PREFIX/LLVM_SUFFIX;
-	 * before (5.10) any LLVM value means the plain tool names */
-	bool llvm_affixes = strstr(mk.buf, "LLVM_SUFFIX") != NULL; /* see below */
-	kf_strbuf_release(&mk);
+	char *ver = vv[0], *pl = vv[1], *sl = vv[2], *ev = vv[3];
 	kf_strbuf kv = KF_STRBUF_INIT;
 	kf_strbuf_addstr(&kv, ver);
 	if (*pl) {
@@ -139,6 +166,15 @@ int kc_env_setup(kc_tree *t, kf_diags *d)
 	free(ev);
 
 	const char *sub = subarch();
+	if (plain) {
+		/* conf run by hand sees only what its environment holds */
+		const char *a = user_var("ARCH"), *sa = user_var("SRCARCH");
+		t->arch = kf_arena_strdup(t->arena, a ? a : sub);
+		t->srcarch = kf_arena_strdup(t->arena, sa ? sa : srcarch_of(t->arch));
+		return 0;
+	}
+	pp_setenv(t, "LC_COLLATE", "C");
+	pp_setenv(t, "LC_NUMERIC", "C");
 	if (!t->arch)
 		t->arch = kf_arena_strdup(t->arena, sub);
 	t->srcarch = kf_arena_strdup(t->arena, srcarch_of(t->arch));
@@ -508,8 +544,10 @@ kc_tree *kc_tree_load(const kc_load_opts *o, kf_diags *d)
 	t->sym_empty.curr.val = "";
 	t->sym_empty.flags = SYMBOL_VALID;
 
-	char *kc = kf_xasprintf("%s/Kconfig", t->srctree);
-	if (!kf_exists(kc)) {
+	const char *top = o->kconfig ? o->kconfig : "Kconfig";
+	char *kc = top[0] == '/' ? kf_xstrdup(top)
+				 : kf_xasprintf("%s/%s", t->srctree, top);
+	if (!o->kconfig && !kf_exists(kc)) {
 		kf_diag_add(d, KF_ERROR, t->srctree, 0, 0,
 			    "not a kernel tree: no Kconfig file at its top");
 		free(kc);
@@ -517,7 +555,7 @@ kc_tree *kc_tree_load(const kc_load_opts *o, kf_diags *d)
 		return NULL;
 	}
 	free(kc);
-	if (kc_env_setup(t, d) < 0) {
+	if (kc_env_setup(t, o->version, o->plain_env, d) < 0) {
 		kc_tree_free(t);
 		return NULL;
 	}
@@ -529,7 +567,7 @@ kc_tree *kc_tree_load(const kc_load_opts *o, kf_diags *d)
 	detect_conf_features_7x(t);
 	t->hash = kf_arena_alloc(t->arena, t->hashsize * sizeof(kc_sym *));
 
-	if (kc_parse(t, "Kconfig") < 0) {
+	if (kc_parse(t, top) < 0) {
 		kc_tree_free(t);
 		return NULL;
 	}

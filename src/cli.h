@@ -5,6 +5,7 @@
 #ifndef KFIT_CLI_H
 #define KFIT_CLI_H
 
+#include "kfit/kconfig.h"
 #include "kfit/util.h"
 
 #include <stdbool.h>
@@ -62,6 +63,21 @@ void cli_print_flags(const char *usage, FILE *f);
 void cli_print_words(const char *cmd, const char *usage, FILE *f);
 
 int cmd_kconfig(int argc, char **argv);
+int cmd_conf(int argc, char **argv);
+extern const char cmd_conf_usage[];
+
+/* The terminal side of the interactive modes (src/cmd_conf.c): answers
+ * from stdin, conf's text on stdout, diagnostics printed as they come. */
+typedef struct cli_ask {
+	kc_io io;       /* what the engine calls */
+	kf_diags *d;    /* the run's diagnostics */
+	size_t printed; /* how many of d are printed */
+	bool silent;    /* conf -s: conf's messages are not printed */
+	bool conf_format; /* errors as conf prints them: "Kconfig:5: msg" */
+} cli_ask;
+void cli_ask_init(cli_ask *c, kf_diags *d, bool silent);
+/* Print the diagnostics not printed yet (conf's messages on stdout). */
+void cli_ask_print_diags(cli_ask *c);
 int cmd_generate(int argc, char **argv);
 extern const char cmd_generate_usage[];
 int cmd_why(int argc, char **argv);

@@ -30,6 +30,14 @@ const char cmd_kconfig_usage[] =
 	"  tinyconfig            the smallest kernel (allnoconfig + tiny.config)\n"
 	"  randconfig            random answers (KCONFIG_SEED, KCONFIG_PROBABILITY)\n"
 	"  listnewconfig         list symbols the .config does not set\n"
+	"  helpnewconfig         the same with each symbol's help\n"
+	"  oldconfig             ask on stdin for the symbols the .config does not\n"
+	"                        set, exactly as `make oldconfig` (to carry a\n"
+	"                        .config to a new kernel)\n"
+	"  oldaskconfig          ask for every visible symbol (`make config`)\n"
+	"  yes2modconfig         answers y become m where possible\n"
+	"  mod2yesconfig         answers m become y where possible\n"
+	"  mod2noconfig          answers m become n where possible\n"
 	"\n"
 	"options:\n"
 	"  -k DIR        kernel tree or linux-source tarball (default: the current\n"
@@ -68,6 +76,12 @@ static const struct {
 	{"tinyconfig", KC_MODE_TINYCONFIG, 0},
 	{"randconfig", KC_MODE_RANDCONFIG, 0},
 	{"listnewconfig", KC_MODE_LISTNEWCONFIG, 0},
+	{"helpnewconfig", KC_MODE_HELPNEWCONFIG, 0},
+	{"oldconfig", KC_MODE_OLDCONFIG, 0},
+	{"oldaskconfig", KC_MODE_OLDASKCONFIG, 0},
+	{"yes2modconfig", KC_MODE_YES2MODCONFIG, 0},
+	{"mod2yesconfig", KC_MODE_MOD2YESCONFIG, 0},
+	{"mod2noconfig", KC_MODE_MOD2NOCONFIG, 0},
 };
 
 static bool env_set(const char *name)
@@ -212,12 +226,22 @@ int cmd_kconfig(int argc, char **argv)
 		.seed = getenv("KCONFIG_SEED"),
 		.probability = getenv("KCONFIG_PROBABILITY"),
 	};
-	size_t before = d.n;
-	(void)before;
+	cli_ask ask;
+	cli_ask_init(&ask, &d, false);
+	if (ro.mode == KC_MODE_OLDCONFIG || ro.mode == KC_MODE_OLDASKCONFIG) {
+		/* prompts and warnings as they come, answers from stdin */
+		ro.io = &ask.io;
+		fflush(stdout);
+	}
 	int r = kc_run(t, &ro, &out);
-	cli_print_diags(&d);
+	if (ro.io) {
+		fputs(kf_strbuf_str(&out), stdout);
+		cli_ask_print_diags(&ask);
+	} else {
+		cli_print_diags(&d);
+		fputs(kf_strbuf_str(&out), stdout);
+	}
 	kf_diags_release(&d);
-	fputs(kf_strbuf_str(&out), stdout);
 	rc = r == 0 ? KF_EXIT_OK : r == 1 ? KF_EXIT_UNMET : KF_EXIT_BAD;
 	goto cleanup;
 done:

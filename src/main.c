@@ -13,6 +13,8 @@
 static const kf_cmd commands[] = {
 	{"kconfig", cmd_kconfig, "run a Kconfig mode (olddefconfig, allnoconfig, ...) on a kernel tree",
 	 cmd_kconfig_usage},
+	{"conf", cmd_conf, "the kernel's scripts/kconfig/conf (its command line and output) over kfit's engine",
+	 cmd_conf_usage},
 	{"generate", cmd_generate, "make a .config in which the named profiles' requirements hold",
 	 cmd_generate_usage},
 	{"kconfig-menu", cmd_kconfig_menu, "write the in-tree \"Distro\" Kconfig menu from the profiles",
@@ -155,6 +157,10 @@ static int global_options(int *argc, char **argv)
 
 int main(int argc, char **argv)
 {
+	/* installed as scripts/kconfig/conf (or a link named conf) */
+	const char *base = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
+	if (!strcmp(base, "conf"))
+		return cmd_conf(argc, argv);
 	if (global_options(&argc, argv) < 0)
 		return KF_EXIT_BAD;
 	if (argc < 2) {

@@ -31,6 +31,13 @@ typedef struct kc_load_opts {
 	 * output as a malloc'd string, or NULL when the command cannot run. */
 	char *(*shell_fn)(void *ctx, const char *cmd);
 	void *shell_ctx;       /* passed to shell_fn */
+	/* conf's own command line (kfit conf): */
+	const char *kconfig;   /* top-level Kconfig file, relative to srctree
+				  or absolute (NULL: "Kconfig") */
+	const char *version;   /* "VERSION.PATCHLEVEL[.SUBLEVEL]" when srctree
+				  has no top Makefile to read it from */
+	bool plain_env;        /* the environment as it is: nothing derived
+				  as the top Makefile would export it */
 } kc_load_opts;
 
 /* Load and parse the tree's Kconfig.  NULL on a fatal error (in d). */
@@ -55,7 +62,28 @@ typedef enum kc_mode {
 	KC_MODE_SAVEDEFCONFIG,
 	KC_MODE_LISTNEWCONFIG,
 	KC_MODE_TINYCONFIG,
+	KC_MODE_OLDASKCONFIG,  /* ask every visible symbol (kc_run_opts.io) */
+	KC_MODE_OLDCONFIG,     /* ask the symbols the .config does not set */
+	KC_MODE_SYNCCONFIG,    /* oldconfig as the build runs it */
+	KC_MODE_HELPNEWCONFIG, /* the help of every new symbol */
+	KC_MODE_YES2MODCONFIG, /* tristates at y become m where possible */
+	KC_MODE_MOD2YESCONFIG, /* m becomes y */
+	KC_MODE_MOD2NOCONFIG,  /* m becomes n */
 } kc_mode;
+
+/* Where the interactive modes read answers, as conf reads its stdin. */
+typedef struct kc_io {
+	/* One line of input, at most max bytes, with its newline when it
+	 * had one, appended to line; false at the end of input. */
+	bool (*read_line)(void *ctx, kf_strbuf *line, size_t max);
+	/* Called before each read with what conf has printed so far (and
+	 * with the diagnostics added since the last call): the callee
+	 * prints it and empties out. */
+	void (*flush)(void *ctx, kf_strbuf *out);
+	void *ctx;  /* passed to both */
+	bool echo;  /* print each answer after its prompt, as conf does
+		       when stdin and stdout are not both terminals */
+} kc_io;
 
 typedef struct kc_run_opts {
 	kc_mode mode;              /* what to do */
@@ -69,6 +97,8 @@ typedef struct kc_run_opts {
 	bool warn_changed_input;   /* KCONFIG_WARN_CHANGED_INPUT (7.x conf) */
 	const char *seed;          /* KCONFIG_SEED, or NULL */
 	const char *probability;   /* KCONFIG_PROBABILITY, or NULL */
+	const kc_io *io;           /* answers for oldaskconfig, oldconfig,
+				      syncconfig; NULL: end of input */
 } kc_run_opts;
 
 /*
