@@ -4,7 +4,8 @@
 # tools the kernel's own scripts/kconfig needs as the test oracle (make,
 # flex, bison, bc), the libraries kfit links (zlib, liblzma), the test and
 # bench helpers (jq, valgrind, GNU time, xz, groff for the man page
-# check, script(1) from util-linux for the tty tests), and Debian's kernel sources
+# check, script(1) from util-linux for the tty tests, python3-pytest for
+# the kernel's own Kconfig test suite), and Debian's kernel sources
 # and configs (linux-source-6.1/6.12, linux-config-6.1/6.12), and what
 # `kfit build` needs to build and package a kernel here (libelf and OpenSSL
 # headers, pahole, kmod, cpio, rsync, fakeroot, debhelper, dpkg-dev).  Then
@@ -23,6 +24,7 @@ PACKAGES="
 	zlib1g-dev liblzma-dev
 	jq valgrind time util-linux coreutils tar groff-base bash
 	libelf-dev libssl-dev dwarves kmod cpio rsync fakeroot debhelper dpkg-dev
+	python3-pytest
 	linux-source-6.1 linux-source-6.12
 	linux-config-6.1 linux-config-6.12
 "

@@ -1,0 +1,113 @@
+#!/bin/bash
+# kconfig-testsuite.sh - the kernel's own Kconfig test suite
+# (scripts/kconfig/tests, pytest) of every supported tree, run with kfit in
+# conf's place: a copy of the suite in a scratch objtree whose
+# scripts/kconfig/conf is a link to kfit named conf, run from there with
+# /usr/bin/python3 -m pytest as `make testconfig` runs it (the same
+# environment: VERSION, PATCHLEVEL, SUBLEVEL and KERNELVERSION exported).
+# Every test of the suite is one case: compat/kconfig-testsuite/VER-DIR/TEST.
+#
+# KFIT_COMPAT_SELFTEST=1 runs the tree's own conf instead (scripts/oracle.sh):
+# every test must pass, which checks this harness.
+set -uo pipefail
+ROOT=${ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
+BUILD=${BUILD:-$ROOT/build}
+KFIT=${KFIT:-$BUILD/kfit}
+FILTER=${KFIT_TEST_FILTER:-}
+PYTHON=/usr/bin/python3 # a python3 earlier in PATH may have no pytest
+unset MAKEFLAGS MAKELEVEL MFLAGS MAKEOVERRIDES KCONFIG_CONFIG KCONFIG_ALLCONFIG \
+	KCONFIG_SEED KCONFIG_PROBABILITY KCONFIG_WERROR KCONFIG_WARN_UNKNOWN_SYMBOLS \
+	KCONFIG_OVERWRITECONFIG KCONFIG_DEFCONFIG_LIST KCONFIG_WARN_CHANGED_INPUT
+
+want() { [ -z "$FILTER" ] || [[ compat/kconfig-testsuite/$1 =~ $FILTER ]]; }
+
+# Tests that fail for a reason outside this front, each with the reason.
+# A listed test that passes is reported as ok, with a note to drop it here.
+declare -A KNOWN=(
+	[7.3-conditional_dep/test]="7.3's 'depends on X if Y' is not parsed yet (issue 12, 7.3 semantics)"
+	[7.3-err_repeated_inc/test]="7.3's error for a file sourced twice is not implemented yet (issue 12, 7.3 semantics)"
+	[7.3-err_transitional/test]="7.3's 'transitional' keyword is not parsed yet (issue 12, 7.3 semantics)"
+	[7.3-transitional/test]="7.3's 'transitional' keyword is not parsed yet (issue 12, 7.3 semantics)"
+	[7.3-warn_changed_input/test]="7.3's KCONFIG_WARN_CHANGED_INPUT warnings are not implemented yet (issue 12, 7.3 semantics)"
+)
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+versions="5.10 6.1 6.12 7.3"
+any=
+for v in $versions; do want "$v-" && any=1; done
+[ -n "$any" ] || exit 0
+if ! "$PYTHON" -c 'import pytest' 2>/dev/null; then
+	for v in $versions; do
+		want "$v-" && echo "skip $v-suite python3-pytest is not installed (make deps installs it)"
+	done
+	exit 0
+fi
+
+for v in $versions; do
+	want "$v-" || continue
+	tree=$("$ROOT/scripts/kernel-tree.sh" -q "$v" 2>/dev/null) || {
+		echo "skip $v-suite linux-source-$v is not installed (make deps fetches it)"
+		continue
+	}
+	[ -d "$tree/scripts/kconfig/tests" ] || {
+		echo "not ok $v-suite"
+		echo "  $tree has no scripts/kconfig/tests"
+		continue
+	}
+	obj=$work/$v
+	mkdir -p "$obj/scripts/kconfig"
+	cp -r "$tree/scripts/kconfig/tests" "$obj/scripts/kconfig/tests"
+	if [ -n "${KFIT_COMPAT_SELFTEST:-}" ]; then
+		odir=$("$ROOT/scripts/oracle.sh" "$tree" x86_64) || {
+			echo "not ok $v-suite"
+			echo "  building the tree's conf failed"
+			continue
+		}
+		ln -s "$odir/scripts/kconfig/conf" "$obj/scripts/kconfig/conf"
+	else
+		ln -s "$KFIT" "$obj/scripts/kconfig/conf"
+	fi
+	mkv() { sed -n "s/^$1 = *//p" "$tree/Makefile" | head -1; }
+	VERSION=$(mkv VERSION) PATCHLEVEL=$(mkv PATCHLEVEL) SUBLEVEL=$(mkv SUBLEVEL)
+	log=$work/$v.log
+	(cd "$obj" && env VERSION="$VERSION" PATCHLEVEL="$PATCHLEVEL" SUBLEVEL="$SUBLEVEL" \
+		KERNELVERSION="$VERSION.$PATCHLEVEL.$SUBLEVEL" \
+		"$PYTHON" -B -m pytest scripts/kconfig/tests -p no:cacheprovider -v \
+		>"$log" 2>&1)
+	n=0
+	# "scripts/kconfig/tests/choice/__init__.py::test_allyes PASSED [ 20%]"
+	while read -r id result; do
+		dir=${id#scripts/kconfig/tests/}
+		dir=${dir%/__init__.py::*}
+		name=$v-$dir/${id##*::}
+		n=$((n + 1))
+		want "$name" || continue
+		if [ "$result" = PASSED ]; then
+			if [ -n "${KNOWN[$name]-}" ]; then
+				echo "ok $name (listed as failing: drop it from KNOWN in $(basename "$0"))"
+			else
+				echo "ok $name"
+			fi
+		elif [ -n "${KNOWN[$name]-}" ] && [ -z "${KFIT_COMPAT_SELFTEST:-}" ]; then
+			echo "skip $name fails as expected: ${KNOWN[$name]}"
+		else
+			echo "not ok $name"
+			echo "  pytest: $result"
+			# the test's section of pytest's report: its assertion and
+			# what conf printed
+			awk -v t="${id##*::}" -v d="$dir/" '
+				/^_{5,} .* _{5,}$/ { on = 0 }
+				/^_{5,} / && index($0, " " t " ") { on = 1 }
+				on && /^(E |>|\[retcode\]|\[stderr\]|[^ ].*:[0-9]+: )/ { print; k++ }
+				k > 12 { exit }' "$log" | sed 's/^/  /'
+		fi
+	done < <(grep -E '^scripts/kconfig/tests/.*::[A-Za-z0-9_]+ (PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS)' "$log" |
+		sed -E 's/ +\[ *[0-9]+%\]$//')
+	if [ "$n" = 0 ]; then
+		echo "not ok $v-suite"
+		echo "  pytest ran no test:"
+		tail -5 "$log" | sed 's/^/  /'
+	fi
+done
