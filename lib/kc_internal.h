@@ -211,6 +211,9 @@ struct kc_tree {
 	/* preprocessor */
 	kc_var *vars;            /* variables */
 	kc_env *envs;            /* environment variables referenced */
+	char **files;            /* Kconfig files read, in first-read order */
+	size_t nfiles;           /* count of files */
+	size_t afiles;           /* capacity of files */
 	char **env;              /* environment given to the tree (NAME=VALUE) */
 	size_t nenv;             /* count of env */
 	size_t aenv;             /* capacity of env */
@@ -452,6 +455,10 @@ char *kc_shell_run(kc_tree *t, const char *cmd);
 
 /* ---- kc_ask.c: conf's line-oriented modes ---- */
 int kc_ask_run(kc_tree *t, const kc_run_opts *o, kf_strbuf *out);
+
+/* ---- kc_autoconf.c ---- */
+/* Record a Kconfig file read (auto.conf.cmd lists them). */
+void kc_file_seen(kc_tree *t, const char *name);
 
 /* ---- kc_rand.c: glibc-compatible srand()/rand() ---- */
 void kc_srand(kc_tree *t, unsigned seed);

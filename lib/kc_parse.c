@@ -329,6 +329,7 @@ static bool lx_open(kc_tree *t, const char *name, int src_lineno,
 	kf_diags_release(&tmp);
 	free(path);
 
+	kc_file_seen(t, name);
 	struct lx_file *f = kf_xcalloc(1, sizeof(*f));
 	f->name = kf_arena_strdup(t->arena, name);
 	f->len = buf.len;

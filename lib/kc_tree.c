@@ -611,6 +611,7 @@ void kc_tree_free(kc_tree *t)
 		return;
 	kf_strbuf_release(&t->out);
 	free(t->env);
+	free(t->files);
 	kf_arena_free(t->arena);
 	free(t);
 }

@@ -35,7 +35,8 @@ const char cmd_conf_usage[] =
 	"mode options:\n"
 	"  --oldaskconfig        ask every visible option on stdin\n"
 	"  --oldconfig           ask only the options the .config does not set\n"
-	"  --syncconfig          oldconfig without the \"configuration written\" message\n"
+	"  --syncconfig          oldconfig as the build runs it: silent, and always\n"
+	"                        writes include/config/auto.conf and friends\n"
 	"  --olddefconfig        new options get their defaults\n"
 	"  --defconfig=FILE      start from FILE, the rest at defaults\n"
 	"  --savedefconfig=FILE  write the minimal config to FILE\n"
@@ -57,9 +58,10 @@ const char cmd_conf_usage[] =
 	"environment: srctree, KCONFIG_CONFIG (default .config in the current\n"
 	"directory), KCONFIG_DEFCONFIG_LIST, KCONFIG_ALLCONFIG, KCONFIG_SEED,\n"
 	"KCONFIG_PROBABILITY, KCONFIG_WARN_UNKNOWN_SYMBOLS, KCONFIG_WERROR,\n"
-	"KCONFIG_OVERWRITECONFIG, and whatever the Kconfig files read\n"
-	" ($(ARCH), $(CC), ...).  Interactive answers are read\n"
-	"from stdin and echoed when stdin and stdout are not both terminals.\n"
+	"KCONFIG_OVERWRITECONFIG, KCONFIG_AUTOCONFIG, KCONFIG_AUTOHEADER,\n"
+	"KCONFIG_RUSTCCFG, and whatever the Kconfig files read ($(ARCH),\n"
+	"$(CC), ...).  Interactive answers are read from stdin and echoed when\n"
+	"stdin and stdout are not both terminals.\n"
 	"\n"
 	"exit status: 0 success, 1 failure (as the kernel's conf)\n";
 
@@ -331,9 +333,32 @@ int cmd_conf(int argc, char **argv)
 		.io = &ask.io,
 	};
 	int r = kc_run(t, &ro, &out);
+	rc = r == 0 ? 0 : 1;
+	int kv[2] = {0, 0};
+	sscanf(kc_tree_kernelversion(t), "%d.%d", &kv[0], &kv[1]);
+	bool autoconf = kv[0] > 6 || (kv[0] == 6 && kv[1] >= 1);
+	if (r == 0 && mode != KC_MODE_SAVEDEFCONFIG && mode != KC_MODE_LISTNEWCONFIG &&
+	    mode != KC_MODE_HELPNEWCONFIG) {
+		/* auto.conf and friends: when missing, and always for
+		 * syncconfig (the build's own run) */
+		kc_autoconf_opts ao = {
+			.autoconfig = env_or("KCONFIG_AUTOCONFIG", "include/config/auto.conf"),
+			.autoheader = env_or("KCONFIG_AUTOHEADER", "include/generated/autoconf.h"),
+			.rustccfg = env_or("KCONFIG_RUSTCCFG", "include/generated/rustc_cfg"),
+			.overwrite = mode == KC_MODE_SYNCCONFIG,
+		};
+		if (!autoconf) {
+			if (mode == KC_MODE_SYNCCONFIG) {
+				cli_error("conf: --syncconfig of a kernel before 6.1 is not supported");
+				rc = 1;
+			}
+		} else if (kc_write_autoconf(t, &ao) && mode == KC_MODE_SYNCCONFIG) {
+			kf_diag_raw(&d, KF_ERROR, "\n*** Error during sync of the configuration.\n");
+			rc = 1;
+		}
+	}
 	fputs(kf_strbuf_str(&out), stdout);
 	cli_ask_print_diags(&ask);
-	rc = r == 0 ? 0 : 1;
 done:
 	fflush(stdout);
 	kf_diags_release(&d);

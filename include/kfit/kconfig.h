@@ -118,6 +118,18 @@ void kc_config_text(kc_tree *t, kf_strbuf *out);
  * else temp file, path.old, rename.  0, or -1 with an error. */
 int kc_config_write(kc_tree *t, const char *path, bool overwrite);
 
+/* What conf writes for the build besides the .config (6.1 and later). */
+typedef struct kc_autoconf_opts {
+	const char *autoconfig; /* include/config/auto.conf (KCONFIG_AUTOCONFIG) */
+	const char *autoheader; /* include/generated/autoconf.h (KCONFIG_AUTOHEADER) */
+	const char *rustccfg;   /* include/generated/rustc_cfg (KCONFIG_RUSTCCFG) */
+	bool overwrite;         /* syncconfig: write even when auto.conf exists */
+} kc_autoconf_opts;
+/* conf_write_autoconf(): auto.conf, its .cmd, autoconf.h, rustc_cfg and
+ * the include/config/SYMBOL files of changed options.  0, 1 when a
+ * dependency file cannot be touched, -1 on a write error (in diags). */
+int kc_write_autoconf(kc_tree *t, const kc_autoconf_opts *o);
+
 /* The default defconfig of the tree's ARCH (as `make defconfig` uses). */
 char *kc_default_defconfig(kc_tree *t);
 /* KCONFIG_DEFCONFIG_LIST as scripts/kconfig/Makefile builds it. */
