@@ -376,10 +376,12 @@ static bool repeated_inclusion(kc_tree *t, const char *name)
 	for (struct lx_seen *e = *b; e; e = e->next) {
 		if (strcmp(e->name, name))
 			continue;
-		kf_diag_add(t->diags, KF_ERROR, kc_cur_file(t), kc_cur_lineno(t),
-			    0, "repeated inclusion of %s", name);
-		kf_diag_add(t->diags, KF_NOTE, e->parent, e->lineno, 0,
-			    "location of first inclusion of %s", name);
+		/* util.c's exact text (kfit conf prints it as conf does) */
+		kf_diag_raw(t->diags, KF_ERROR,
+			    "%s:%d: error: repeated inclusion of %s\n"
+			    "%s:%d: note: location of first inclusion of %s",
+			    kc_cur_file(t), kc_cur_lineno(t), name, e->parent,
+			    e->lineno, name);
 		lx->fatal = true;
 		t->nerrors++;
 		return true;

@@ -86,8 +86,10 @@ void cli_ask_print_diags(cli_ask *c)
 	kf_strbuf sb = KF_STRBUF_INIT;
 	for (; c->printed < c->d->n; c->printed++) {
 		const kf_diag *dg = &c->d->v[c->printed];
-		/* conf prints its messages on stdout; kfit kconfig on stderr */
-		bool message = c->conf_format && dg->sev == KF_NOTE && dg->raw;
+		/* conf_message()'s "#\n# ...\n#" blocks: conf prints them on
+		 * stdout, kfit kconfig on stderr */
+		bool message = c->conf_format && dg->sev == KF_NOTE && dg->raw &&
+			       !strncmp(dg->raw, "#\n# ", 4);
 		if (message && c->silent)
 			continue;
 		kf_strbuf_reset(&sb);
@@ -328,6 +330,7 @@ int cmd_conf(int argc, char **argv)
 		.warn_unknown = getenv("KCONFIG_WARN_UNKNOWN_SYMBOLS") != NULL,
 		.werror = getenv("KCONFIG_WERROR") != NULL,
 		.overwrite = env_set("KCONFIG_OVERWRITECONFIG"),
+		.warn_changed_input = env_set("KCONFIG_WARN_CHANGED_INPUT"),
 		.seed = getenv("KCONFIG_SEED"),
 		.probability = getenv("KCONFIG_PROBABILITY"),
 		.io = &ask.io,

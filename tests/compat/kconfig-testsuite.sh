@@ -24,11 +24,7 @@ want() { [ -z "$FILTER" ] || [[ compat/kconfig-testsuite/$1 =~ $FILTER ]]; }
 # Tests that fail for a reason outside this front, each with the reason.
 # A listed test that passes is reported as ok, with a note to drop it here.
 declare -A KNOWN=(
-	[7.3-conditional_dep/test]="7.3's 'depends on X if Y' is not parsed yet (issue 12, 7.3 semantics)"
-	[7.3-err_repeated_inc/test]="7.3's error for a file sourced twice is not implemented yet (issue 12, 7.3 semantics)"
-	[7.3-err_transitional/test]="7.3's 'transitional' keyword is not parsed yet (issue 12, 7.3 semantics)"
-	[7.3-transitional/test]="7.3's 'transitional' keyword is not parsed yet (issue 12, 7.3 semantics)"
-	[7.3-warn_changed_input/test]="7.3's KCONFIG_WARN_CHANGED_INPUT warnings are not implemented yet (issue 12, 7.3 semantics)"
+	# [VER-DIR/TEST]="why it fails"  (none at the moment)
 )
 
 work=$(mktemp -d)
