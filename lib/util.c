@@ -1004,6 +1004,13 @@ int kf_cache_unseal(const char *buf, size_t n, const char *kind,
 		*why = "no kfit cache header";
 		return -1;
 	}
+	/* only the one spelling kf_cache_seal writes (no "+5", no "ABCD") */
+	char canon[256];
+	snprintf(canon, sizeof(canon), "kfit-cache %s %u %zu %08lx", kbuf, v, l, crc);
+	if (strcmp(canon, head)) {
+		*why = "no kfit cache header";
+		return -1;
+	}
 	if (strcmp(kbuf, kind)) {
 		*why = "another kind of entry";
 		return -1;
