@@ -61,6 +61,13 @@ const char *cli_sgr(FILE *f, const char *code);
 extern const char cli_global_options[];
 void cli_print_flags(const char *usage, FILE *f);
 void cli_print_words(const char *cmd, const char *usage, FILE *f);
+/* The candidate a mistyped word most likely meant, or NULL. */
+const char *cli_did_you_mean(const char *word, const char *const *cands, size_t n);
+/* Bad usage: the synopsis of a usage text and where the rest is, on stderr. */
+void cli_usage_short(const char *usage);
+/* "kfit: error: CMD: unknown option 'ARG' (did you mean '--X'?)" on
+ * stderr (the caller adds the synopsis: cli_usage_short). */
+void cli_unknown_option(const char *cmd, const char *arg);
 
 int cmd_kconfig(int argc, char **argv);
 int cmd_conf(int argc, char **argv);

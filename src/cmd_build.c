@@ -362,7 +362,8 @@ int cmd_build(int argc, char **argv)
 		else if (!strcmp(a, "--dry-run"))
 			dry = true;
 		else {
-			cli_error("build: unknown option '%s' (see 'kfit build --help')", a);
+			cli_unknown_option("build", a);
+			cli_usage_short(cmd_build_usage);
 			return KF_EXIT_BAD;
 		}
 	}

@@ -166,7 +166,8 @@ int cmd_check(int argc, char **argv)
 		} else if (miss) {
 			goto out;
 		} else if (argv[i][0] == '-' && argv[i][1]) {
-			cli_error("unknown option '%s'", argv[i]);
+			cli_unknown_option("check", argv[i]);
+			cli_usage_short(cmd_check_usage);
 			goto out;
 		} else if (config) {
 			cli_error("more than one config given ('%s' and '%s')", config, argv[i]);

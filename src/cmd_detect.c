@@ -276,7 +276,8 @@ int cmd_detect(int argc, char **argv)
 		} else if (!strcmp(argv[i], "--aliases")) {
 			aliases = true;
 		} else {
-			cli_error("unknown option '%s'", argv[i]);
+			cli_unknown_option("detect", argv[i]);
+			cli_usage_short(cmd_detect_usage);
 			goto out;
 		}
 	}

@@ -68,7 +68,7 @@ int cmd_diff(int argc, char **argv)
 		} else if (!strcmp(argv[i], "--json"))
 			json = true;
 		else if (argv[i][0] == '-' && argv[i][1]) {
-			cli_error("diff: unknown option '%s'", argv[i]);
+			cli_unknown_option("diff", argv[i]);
 			goto usage;
 		} else if (!fa)
 			fa = argv[i];
@@ -203,6 +203,6 @@ out:
 	kf_pipeline_release(&p);
 	return rc;
 usage:
-	fputs(cmd_diff_usage, stderr);
+	cli_usage_short(cmd_diff_usage);
 	return KF_EXIT_BAD;
 }

@@ -248,7 +248,7 @@ int cmd_generate(int argc, char **argv)
 		else if (!strcmp(argv[i], "--detect"))
 			detect = true;
 		else {
-			cli_error("generate: unknown argument '%s'", argv[i]);
+			cli_unknown_option("generate", argv[i]);
 			goto usage_out;
 		}
 	}
@@ -371,7 +371,7 @@ done:
 	return rc;
 usage_out:
 	profcli_release(&po);
-	fputs(cmd_generate_usage, stderr);
+	cli_usage_short(cmd_generate_usage);
 	return KF_EXIT_BAD;
 }
 
@@ -422,8 +422,11 @@ int cmd_why(int argc, char **argv)
 		else if (!miss && !strcmp(argv[i], "--json"))
 			json = true;
 		else if (miss || argv[i][0] == '-' || sym) {
-			cli_error("why: unexpected argument '%s'", argv[i]);
-			fputs(cmd_why_usage, stderr);
+			if (!miss && argv[i][0] == '-')
+				cli_unknown_option("why", argv[i]);
+			else
+				cli_error("why: unexpected argument '%s'", argv[i]);
+			cli_usage_short(cmd_why_usage);
 			profcli_release(&po);
 			return KF_EXIT_BAD;
 		} else
@@ -431,7 +434,7 @@ int cmd_why(int argc, char **argv)
 	}
 	if (!sym) {
 		cli_error("why: no SYMBOL given");
-		fputs(cmd_why_usage, stderr);
+		cli_usage_short(cmd_why_usage);
 		profcli_release(&po);
 		return KF_EXIT_BAD;
 	}

@@ -129,7 +129,7 @@ int cmd_kconfig(int argc, char **argv)
 			timeout_arg = optarg; /* checked after the other options */
 			break;
 		default:
-			fputs(cmd_kconfig_usage, stderr);
+			cli_usage_short(cmd_kconfig_usage);
 			return KF_EXIT_BAD;
 		}
 	}
@@ -147,7 +147,7 @@ int cmd_kconfig(int argc, char **argv)
 	}
 	if (optind >= argc) {
 		cli_error("kconfig: no MODE given");
-		fputs(cmd_kconfig_usage, stderr);
+		cli_usage_short(cmd_kconfig_usage);
 		return KF_EXIT_BAD;
 	}
 	const char *mode_word = argv[optind++];

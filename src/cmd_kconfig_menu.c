@@ -323,7 +323,7 @@ int cmd_kconfig_menu(int argc, char **argv)
 		else if (!strcmp(argv[i], "--allconfig"))
 			allconfig = true;
 		else {
-			cli_error("kconfig-menu: unknown argument '%s'", argv[i]);
+			cli_unknown_option("kconfig-menu", argv[i]);
 			goto usage;
 		}
 	}
@@ -554,6 +554,6 @@ out:
 	return rc;
 usage:
 	profcli_release(&po);
-	fputs(cmd_kconfig_menu_usage, stderr);
+	cli_usage_short(cmd_kconfig_menu_usage);
 	return KF_EXIT_BAD;
 }

@@ -291,7 +291,7 @@ int cmd_profiles(int argc, char **argv)
 	}
 	if (strcmp(sub, "list") && strcmp(sub, "show") && strcmp(sub, "lint")) {
 		cli_error("unknown profiles command '%s' (expected show or lint)", sub);
-		fputs(cmd_profiles_usage, stderr);
+		cli_usage_short(cmd_profiles_usage);
 		return KF_EXIT_BAD;
 	}
 	bool json = false;
@@ -323,7 +323,8 @@ int cmd_profiles(int argc, char **argv)
 		} else if (miss) {
 			goto out;
 		} else if (argv[i][0] == '-' && argv[i][1]) {
-			cli_error("unknown option '%s'", argv[i]);
+			cli_unknown_option("profiles", argv[i]);
+			cli_usage_short(cmd_profiles_usage);
 			goto out;
 		} else if (!strcmp(sub, "show")) {
 			KF_GROW(po.names, po.nnames + 1, po.namealloc);

@@ -17,6 +17,7 @@
 
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Options every command takes (main() handles them); kept in this form so
@@ -166,4 +167,87 @@ void cli_print_words(const char *cmd, const char *usage, FILE *f)
 {
 	struct words_ctx w = {cmd, f};
 	each_line(usage, words_fn, &w);
+}
+
+/* Levenshtein distance of a and b (both short: options, names). */
+static size_t edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	if (la > 64 || lb > 64)
+		return (size_t)-1;
+	size_t row[65];
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		size_t prev = row[0]; /* row[i-1][j-1] */
+		row[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t cur = row[j];
+			size_t best = prev + (a[i - 1] != b[j - 1]);
+			if (row[j] + 1 < best)
+				best = row[j] + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			prev = cur;
+		}
+	}
+	return row[lb];
+}
+
+const char *cli_did_you_mean(const char *word, const char *const *cands, size_t n)
+{
+	const char *best = NULL;
+	size_t bestd = (size_t)-1, len = strlen(word);
+	/* a typo: at most a third of the word wrong (1 for short words) */
+	size_t limit = len < 6 ? 1 : len / 3;
+	for (size_t i = 0; i < n; i++) {
+		size_t dist = edit_distance(word, cands[i]);
+		if (dist < bestd) {
+			bestd = dist;
+			best = cands[i];
+		}
+	}
+	return bestd <= limit ? best : NULL;
+}
+
+void cli_usage_short(const char *usage)
+{
+	/* the synopsis: the text up to its first blank line */
+	const char *end = strstr(usage, "\n\n");
+	size_t n = end ? (size_t)(end - usage) + 1 : strlen(usage);
+	fwrite(usage, 1, n, stderr);
+	const char *cmd = strstr(usage, "kfit ");
+	size_t cl = cmd ? strcspn(cmd + 5, " \n[") : 0;
+	if (cl)
+		fprintf(stderr, "Run 'kfit %.*s --help' for the options.\n", (int)cl, cmd + 5);
+}
+
+void cli_unknown_option(const char *cmd, const char *arg)
+{
+	const kf_cmd *c = cli_find(cmd);
+	const char *hint = NULL;
+	char *flags = NULL;
+	const char *cands[64];
+	size_t n = 0;
+	if (c && arg[0] == '-') {
+		/* the command's options, as `kfit help --flags` reads them */
+		size_t sz = 0;
+		FILE *f = open_memstream(&flags, &sz);
+		if (f) {
+			cli_print_flags(c->usage, f);
+			fclose(f);
+			for (char *save = NULL, *l = strtok_r(flags, "\n", &save); l && n < 64;
+			     l = strtok_r(NULL, "\n", &save)) {
+				l[strcspn(l, " ")] = 0;
+				cands[n++] = l;
+			}
+			hint = cli_did_you_mean(arg, cands, n);
+		}
+	}
+	if (hint)
+		cli_error("%s: unknown option '%s' (did you mean '%s'?)", cmd, arg, hint);
+	else
+		cli_error("%s: unknown option '%s'", cmd, arg);
+	free(flags);
 }

@@ -10,6 +10,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#ifndef KFIT_VERSION
+#define KFIT_VERSION "0.1"
+#endif
+
 static const kf_cmd commands[] = {
 	{"kconfig", cmd_kconfig, "run a Kconfig mode (olddefconfig, allnoconfig, ...) on a kernel tree",
 	 cmd_kconfig_usage},
@@ -73,11 +77,32 @@ static void main_usage(FILE *f)
 	fputs("usage: kfit [--color WHEN] COMMAND [ARGS...]\n\ncommands:\n", f);
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(f, "  %-14s %s\n", commands[i].name, commands[i].summary);
+	fprintf(f, "  %-14s %s\n", "help", "this text; 'kfit help COMMAND': a command's options");
+	fprintf(f, "  %-14s %s\n", "version", "print kfit's version (also --version)");
 	fputs("\noptions for every command:\n", f);
 	fputs(cli_global_options, f);
 	fputs("\nRun 'kfit COMMAND --help' for a command's options.\n"
 	      "exit status: 0 ok, 1 unmet requirements or differences found,\n"
 	      "2 bad usage or bad input\n", f);
+}
+
+/* "unknown command" with the command it most likely meant, and where the
+ * list is (not the whole help: the mistake would scroll away). */
+static void unknown_command(const char *name)
+{
+	const char *names[sizeof(commands) / sizeof(commands[0]) + 2];
+	size_t n = 0;
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		names[n++] = commands[i].name;
+	names[n++] = "help";
+	names[n++] = "version";
+	const char *hint = cli_did_you_mean(name, names, n);
+	if (hint)
+		cli_error("unknown command '%s' (did you mean '%s'?)", name, hint);
+	else
+		cli_error("unknown command '%s'", name);
+	fputs("usage: kfit [--color WHEN] COMMAND [ARGS...]\n"
+	      "Run 'kfit --help' for the commands.\n", stderr);
 }
 
 /* kfit help --commands | --flags [CMD] | --words CMD (src/help.c) */
@@ -177,21 +202,23 @@ int main(int argc, char **argv)
 			return KF_EXIT_OK;
 		}
 		if (argc > 2 && strcmp(argv[2], "-h") && strcmp(argv[2], "--help")) {
-			cli_error("unknown command '%s'", argv[2]);
-			main_usage(stderr);
+			unknown_command(argv[2]);
 			return KF_EXIT_BAD;
 		}
 		main_usage(stdout);
 		return KF_EXIT_OK;
 	}
 	if (!strcmp(argv[1], "--version")) {
-		puts("kfit 0.1");
+		puts("kfit " KFIT_VERSION);
+		return KF_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "version")) {
+		puts("kfit " KFIT_VERSION);
 		return KF_EXIT_OK;
 	}
 	const kf_cmd *c = cli_find(argv[1]);
 	if (!c) {
-		cli_error("unknown command '%s'", argv[1]);
-		main_usage(stderr);
+		unknown_command(argv[1]);
 		return KF_EXIT_BAD;
 	}
 	for (int i = 2; i < argc; i++) {
