@@ -961,6 +961,21 @@ static kf_hwreq *hw_add(dctx *c, const char *sym, kf_hw_want want, kf_hw_level l
 	return h;
 }
 
+/* A device's requirement: `unbound` while only devices without a bound
+ * driver need it (rtc-efi on x86: no driver binds it, and its only one
+ * cannot be built there). */
+static kf_hwreq *hw_dev_add(dctx *c, const kf_device *dv, const char *sym, kf_hw_want want,
+			    kf_hw_level level, bool boot, const char *reason)
+{
+	size_t had = c->det->nhw;
+	kf_hwreq *h = hw_add(c, sym, want, level, boot, reason);
+	if (c->det->nhw > had)
+		h->unbound = !dv->bound;
+	else if (dv->bound)
+		h->unbound = false;
+	return h;
+}
+
 static bool path_under(const char *dev, const rootdevs *rd)
 {
 	size_t n = strlen(dev);
@@ -1019,7 +1034,8 @@ static void cond_requirements(dctx *c, const kf_device *dv, const cand *cd, kf_h
 							  dv->desc, al->module, y ? "#ifdef " : "#if IS_ENABLED(",
 							  sym, y ? "" : ")", al->file ? al->file : "?", al->line,
 							  sym, y ? "=y" : "");
-				kf_hwreq *h = hw_add(c, sym, y ? KF_HW_BUILTIN : KF_HW_ENABLED, lvl, boot, r);
+				kf_hwreq *h = hw_dev_add(c, dv, sym, y ? KF_HW_BUILTIN : KF_HW_ENABLED, lvl,
+							 boot, r);
 				if (!h->device) {
 					h->device = dv->path;
 					h->module = al->module;
@@ -1134,7 +1150,8 @@ static void match_devices(dctx *c, const rootdevs *rd, const kf_dotconfig *cfg)
 						       cd->mkline, via,
 						       k == best ? "" : " (another driver for it is required)");
 			kf_hw_level lvl = cpu || k != best ? KF_HW_RECOMMEND : KF_HW_REQUIRE;
-			kf_hwreq *h = hw_add(c, cd->sym, KF_HW_ENABLED, lvl, k == best && dv->boot, reason);
+			kf_hwreq *h = hw_dev_add(c, dv, cd->sym, KF_HW_ENABLED, lvl, k == best && dv->boot,
+						 reason);
 			if (!h->device || (lvl == KF_HW_REQUIRE && h->level == KF_HW_REQUIRE &&
 					   strstr(h->reason, "(another driver"))) {
 				h->reason = reason;
@@ -1151,8 +1168,8 @@ static void match_devices(dctx *c, const rootdevs *rd, const kf_dotconfig *cfg)
 				char *r2 = kf_arena_printf(c->a, "%s → %s (the part of %s with its ID table) → CONFIG_%s",
 							   dv->desc, al->file ? al->file : "?",
 							   al->module, al->part_symbol);
-				kf_hwreq *h2 = hw_add(c, al->part_symbol, KF_HW_ENABLED, lvl,
-						      k == best && dv->boot, r2);
+				kf_hwreq *h2 = hw_dev_add(c, dv, al->part_symbol, KF_HW_ENABLED, lvl,
+							  k == best && dv->boot, r2);
 				if (!h2->device) {
 					h2->device = dv->path;
 					h2->module = al->module;

@@ -126,6 +126,7 @@ static void add_hardware(prof_set *set, const kf_detect *det)
 		r->nalts = 1;
 		r->level = h->level == KF_HW_REQUIRE ? PROF_REQUIRE : PROF_RECOMMEND;
 		r->boot = h->boot;
+		r->soft = h->unbound;
 		r->reason = kf_arena_strdup(set->arena, h->reason ? h->reason : "");
 		r->loc.file = h->makefile ? kf_arena_strdup(set->arena, h->makefile) : "detect";
 		r->loc.line = h->line;

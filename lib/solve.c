@@ -1064,7 +1064,7 @@ int kf_generate(const kf_gen_opts *o, const kf_base *base, kf_gen_result *res,
 	/* pins: single-symbol requirements that apply */
 	for (size_t i = 0; i < set->n; i++) {
 		const prof_req *r = set->reqs[i];
-		if (r->level == PROF_REQUIRE && req_applies(&R, r))
+		if (r->level == PROF_REQUIRE && !r->soft && req_applies(&R, r))
 			add_pin(&R, r);
 	}
 	const prof_req **held = kf_xcalloc(set->n + 1, sizeof(*held));
@@ -1116,14 +1116,14 @@ int kf_generate(const kf_gen_opts *o, const kf_base *base, kf_gen_result *res,
 				}
 				if (ok) {
 					held[nheld++] = r;
-					if (r->level == PROF_RECOMMEND)
+					if (r->level == PROF_RECOMMEND || r->soft)
 						add_pin(&R, r);
 					continue;
 				}
 				const char *why = kf_arena_strdup(
 					res->arena, R.fail.len ? R.fail.buf
 							       : "no way to meet it was found");
-				if (r->level == PROF_REQUIRE) {
+				if (r->level == PROF_REQUIRE && !r->soft) {
 					KF_GROW(res->unmet, res->nunmet + 1, aunmet);
 					res->unmet[res->nunmet++] = (kf_unmet){r, why};
 				} else {

@@ -184,8 +184,12 @@ static void print_summary(const kf_gen_result *r, bool explain)
 	}
 	for (size_t i = 0; i < r->nskipped; i++) {
 		const prof_req *q = r->skipped[i].req;
-		fprintf(stderr, "%s:%d: note: recommendation not applied: %s\n",
-			q->loc.file ? q->loc.file : "?", q->loc.line, r->skipped[i].why);
+		if (q->soft)
+			fprintf(stderr, "%s:%d: note: driver left out (no driver was bound to the device on the machine): %s: %s\n",
+				q->loc.file ? q->loc.file : "?", q->loc.line, q->reason, r->skipped[i].why);
+		else
+			fprintf(stderr, "%s:%d: note: recommendation not applied: %s\n",
+				q->loc.file ? q->loc.file : "?", q->loc.line, r->skipped[i].why);
 	}
 	for (size_t i = 0; i < r->nunmet; i++) {
 		const prof_req *q = r->unmet[i].req;

@@ -171,6 +171,9 @@ typedef struct kf_hwreq {
 	const char *firmware_note; /* when built in without an initramfs the
 				      firmware must be in EXTRA_FIRMWARE or
 				      the driver a module; NULL otherwise */
+	bool unbound;        /* only devices without a bound driver need it:
+				a driver that cannot be built for the target
+				is then a note, not an error */
 } kf_hwreq;
 
 /* One device found under ROOT/sys/devices (a modalias file). */

@@ -96,6 +96,9 @@ typedef struct prof_req {
 	size_t nchain;         /* length of chain */
 	const char *key;       /* newest name of alts[0].sym (renames applied) */
 	const struct prof_req *shadowed_by; /* a recommend a require contradicts */
+	bool soft;             /* a driver for a device no driver was bound to
+				  on the machine: when it cannot be met it is
+				  a note (rtc-efi on x86), not a failure */
 } prof_req;
 
 /* A symbol rename across kernel versions (profiles/renames.kfit). */
