@@ -1071,13 +1071,14 @@ int kf_generate(const kf_gen_opts *o, const kf_base *base, kf_gen_result *res,
 	size_t nheld = 0;
 	size_t aunmet = 0, askip = 0;
 
-	/* requires, then recommends; a second round picks up requirements
-	 * whose if-symbol became true */
-	for (int level = 0; level < 2; level++) {
+	/* requires, then recommends, then requires again: a second round
+	 * picks up requirements whose if-symbol became true, the last pass
+	 * the requires whose if-symbol a recommendation turned on */
+	for (int level = 0; level < 3; level++) {
 		for (int round = 0; round < 2; round++) {
 			for (size_t i = 0; i < set->n; i++) {
 				const prof_req *r = set->reqs[i];
-				if ((level == 0) != (r->level == PROF_REQUIRE))
+				if ((level != 1) != (r->level == PROF_REQUIRE))
 					continue;
 				bool seen = false;
 				for (size_t k = 0; k < nheld; k++)

@@ -80,3 +80,35 @@ for v in 5.10 6.1 6.12 7.3; do
 		fi
 	done
 done
+
+# ---- the PC platform profiles ----
+# Every general-purpose x86_64 distro kernel (the configs above and
+# Debian's generic and rt flavors; not the cloud flavors, which are built
+# for VMs without screens or keyboards) meets the platform profiles of a
+# physical PC: laptop, desktop and server with both CPU vendors' platforms
+# and every laptop vendor's profile (pc.kfit, machines.kfit).  A platform
+# requirement no distro kernel meets would be a requirement nobody needs.
+pc="-p laptop -p desktop -p server -p intel-pc -p amd-pc -p thinkpad -p ideapad -p dell -p hp -p asus"
+pcfiles=("$DATA"/*.config.xz)
+for v in 5.10 6.1 6.12 7.3; do
+	dir=$(config_dir "$v")
+	for f in "$dir"/config.amd64_*.xz; do
+		case $f in *cloud*) continue ;; esac
+		[ -f "$f" ] && pcfiles+=("$f")
+	done
+done
+for f in "${pcfiles[@]}"; do
+	[ -f "$f" ] || continue
+	b=${f##*/}
+	case $f in */config.amd64_*) b=debian/$(basename "$(dirname "$f")")/${b#config.amd64_} ;; esac
+	# shellcheck disable=SC2086
+	out=$("$KFIT" check $pc "$f" 2>&1)
+	rc=$?
+	if [ $rc -eq 0 ] && ! grep -q '^unmet:' <<<"$out"; then
+		echo "ok pc/${b%.xz}"
+	else
+		echo "not ok pc/${b%.xz}"
+		echo "  kfit check $pc $f exited $rc:"
+		grep -v '^warning:' <<<"$out" | head -n 20 | sed 's/^/  | /'
+	fi
+done

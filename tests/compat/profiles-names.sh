@@ -25,7 +25,8 @@ systemd-208 systemd-256 systemd-260 systemd-999 openrc
 docker podman lxc flatpak snapd kvm-host nftables iptables-legacy wireguard
 nfs-client cifs btrfs lvm-luks md-raid zram bpftrace apparmor selinux
 kvm-guest xen-guest hyperv-guest vmware-guest virtualbox-guest wsl2 aws gcp
-azure laptop desktop server"
+azure laptop desktop server uefi pc intel-pc amd-pc thinkpad ideapad dell
+hp asus"
 
 for n in $names; do
 	if out=$("$KFIT" profiles show "$n" --json 2>&1) && jq -e '.requirements | length > 0' <<<"$out" >/dev/null; then
