@@ -741,6 +741,54 @@ static void detect_virt(dctx *c, const char *cpuinfo)
 			    kf_arena_printf(c->a, "DMI chassis_type %d", t));
 }
 
+/* ---- the PC platform: UEFI, CPU vendor, laptop vendor ---- */
+
+static void detect_platform(dctx *c, const char *cpuinfo)
+{
+	kf_detect *det = c->det;
+	/* the kernel creates sys/firmware/efi only when it was booted
+	 * through UEFI (virtual machines with OVMF included) */
+	if (r_exists(c, "sys/firmware/efi"))
+		add_profile(c, "uefi", PROF_KIND_PLATFORM,
+			    "sys/firmware/efi exists: booted through UEFI");
+	if (!det->virt || strcmp(det->virt, "none"))
+		return;
+	/* bare metal: a PC of some kind even when DMI names no chassis */
+	if (!det->chassis && cpuinfo && has_cpu_flag(cpuinfo, "lm"))
+		add_profile(c, "pc", PROF_KIND_PLATFORM,
+			    "bare metal x86 (no hypervisor), DMI names no laptop, desktop or "
+			    "server chassis");
+	const char *v = det->cpu_vendor;
+	if (v && !strcmp(v, "GenuineIntel"))
+		add_profile(c, "intel-pc", PROF_KIND_PLATFORM,
+			    kf_arena_printf(c->a, "bare metal, proc/cpuinfo vendor_id %s%s", v,
+					    has_cpu_flag(cpuinfo, "x2apic") ? " (flags: x2apic)" : ""));
+	else if (v && !strcmp(v, "AuthenticAMD"))
+		add_profile(c, "amd-pc", PROF_KIND_PLATFORM,
+			    kf_arena_printf(c->a, "bare metal, proc/cpuinfo vendor_id %s%s", v,
+					    has_cpu_flag(cpuinfo, "x2apic") ? " (flags: x2apic)" : ""));
+	char *sysv = r_read(c, "sys/class/dmi/id/sys_vendor");
+	char *prodv = r_read(c, "sys/class/dmi/id/product_version");
+	char *fam = r_read(c, "sys/class/dmi/id/product_family");
+	bool laptop = det->chassis && !strcmp(det->chassis, "laptop");
+	const char *vp = NULL;
+	if (dmi_has(sysv, "LENOVO") || dmi_has(sysv, "IBM"))
+		vp = dmi_has(prodv, "ThinkPad") || dmi_has(fam, "ThinkPad") ? "thinkpad"
+		     : laptop							 ? "ideapad"
+										 : NULL;
+	else if (dmi_has(sysv, "Dell"))
+		vp = "dell";
+	else if (dmi_has(sysv, "Hewlett-Packard") || (sysv && !strncmp(sysv, "HP", 2)))
+		vp = "hp";
+	else if (dmi_has(sysv, "ASUSTeK") && laptop)
+		vp = "asus";
+	if (vp)
+		add_profile(c, vp, PROF_KIND_PLATFORM,
+			    kf_arena_printf(c->a, "DMI sys_vendor %s, product_version %s%s%s", sysv,
+					    prodv ? prodv : "-", fam ? ", product_family " : "",
+					    fam ? fam : ""));
+}
+
 /* ---- programs ---- */
 
 static bool has_prog(dctx *c, const char *name)
@@ -1419,6 +1467,7 @@ kf_detect *kf_detect_run(const kf_detect_opts *o, kf_diags *d)
 	walk_devices(&c, "sys/devices", 0);
 	detect_cpu(&c, cpuinfo);
 	detect_virt(&c, cpuinfo);
+	detect_platform(&c, cpuinfo);
 	detect_features(&c);
 	if (o->aliases && o->use_modules_alias && det->kernel_release) {
 		char *ma = kf_arena_printf(c.a, "lib/modules/%s/modules.alias", det->kernel_release);

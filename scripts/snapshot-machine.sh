@@ -69,6 +69,11 @@ for b in "$src"/sys/class/block/*; do
 		for s in "$real"/slaves/*; do [ -L "$s" ] && link "${s#"$src"}"; done
 	fi
 done
+# booted through UEFI: the directory only (detect reads its existence)
+if [ -d "$src/sys/firmware/efi" ]; then
+	mkdir -p "$out/sys/firmware/efi"
+	copy /sys/firmware/efi/fw_platform_size
+fi
 # ACPI table headers (36 bytes: signature, OEM ID, OEM table ID)
 for t in DSDT FACP APIC MCFG; do
 	f=/sys/firmware/acpi/tables/$t
