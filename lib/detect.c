@@ -1061,6 +1061,30 @@ static bool name_eq(const char *a, const char *b)
 	return !*a && !*b;
 }
 
+/* An alias that names a driver as its device's driver link shows it:
+ * "driver:NAME" (PCI, USB, HID drivers) or "platform:NAME". */
+static bool bound_name_alias(const kf_alias *al, const char *bound)
+{
+	const char *p = al->pattern;
+	if (al->origin == KF_ALIAS_DRIVER && !strncmp(p, "driver:", 7))
+		return name_eq(p + 7, bound);
+	if (al->origin == KF_ALIAS_DRVNAME && !strncmp(p, "platform:", 9))
+		return name_eq(p + 9, bound);
+	return false;
+}
+
+/* True when module is the one whose driver is bound: the same name, or a
+ * driver name the module registers. */
+static bool is_bound_module(const kf_aliasdb *db, const char *bound, const char *module)
+{
+	if (name_eq(bound, module))
+		return true;
+	for (size_t k = 0; k < db->naliases; k++)
+		if (!strcmp(db->aliases[k].module, module) && bound_name_alias(&db->aliases[k], bound))
+			return true;
+	return false;
+}
+
 /* The ID that matched sits under #ifdef CONFIG_X / #if IS_ENABLED(CONFIG_X)
  * (rtl8xxxu's untested devices, tables under CONFIG_OF): the table has it
  * only with X, so X is required too (y for a plain #ifdef).  Negated
@@ -1114,19 +1138,27 @@ static void match_devices(dctx *c, const rootdevs *rd, const kf_dotconfig *cfg)
 			idx = kf_xrealloc(idx, cap * sizeof(size_t));
 			n = kf_aliasdb_match(db, dv->modalias, idx, cap);
 		}
-		/* a bound driver no table claims (built-in drivers export no
-		   aliases): its platform driver name */
+		/* the bound driver's module among them, by module name or by
+		   the name the driver registers (xhci_pci's "xhci_hcd"); when
+		   no table that matched is the bound driver's (built-in
+		   drivers export no aliases, tables kfit cannot read), its
+		   module is looked up by that name and added */
 		bool by_bound = false;
-		if (!n && dv->bound) {
-			char *pn = kf_xasprintf("platform:%s", dv->bound);
-			for (size_t k = 0; k < db->naliases && !n; k++)
-				if (db->aliases[k].origin == KF_ALIAS_DRVNAME &&
-				    !strcmp(db->aliases[k].pattern, pn)) {
-					idx[0] = k;
-					n = 1;
-					by_bound = true;
+		if (dv->bound) {
+			bool have = false;
+			for (size_t k = 0; k < n && k < cap && !have; k++)
+				have = is_bound_module(db, dv->bound, db->aliases[idx[k]].module);
+			for (size_t k = 0; k < db->naliases && !have; k++) {
+				const kf_alias *al = &db->aliases[k];
+				if (!bound_name_alias(al, dv->bound))
+					continue;
+				if (n >= cap) {
+					cap = n + 16;
+					idx = kf_xrealloc(idx, cap * sizeof(size_t));
 				}
-			free(pn);
+				idx[n++] = k;
+				have = by_bound = true;
+			}
 		}
 		const char **mods = kf_arena_alloc(c->a, (n + 1) * sizeof(char *));
 		const char **syms = kf_arena_alloc(c->a, (n + 1) * sizeof(char *));
@@ -1139,7 +1171,8 @@ static void match_devices(dctx *c, const rootdevs *rd, const kf_dotconfig *cfg)
 			for (j = 0; j < nm; j++)
 				if (!strcmp(mods[j], al->module))
 					break;
-			bool src = al->origin == KF_ALIAS_SOURCE || al->origin == KF_ALIAS_DRVNAME;
+			bool src = al->origin == KF_ALIAS_SOURCE || al->origin == KF_ALIAS_DRVNAME ||
+				   al->origin == KF_ALIAS_BUSTABLE || al->origin == KF_ALIAS_DRIVER;
 			const kf_modinfo *mi = kf_aliasdb_module(db, al->module);
 			const char *sym = src ? al->symbol : mi ? mi->symbol : NULL;
 			int score = specificity(al->pattern);
@@ -1159,7 +1192,7 @@ static void match_devices(dctx *c, const rootdevs *rd, const kf_dotconfig *cfg)
 			}
 			cs[nm] = (cand){al, mi, sym, src ? al->makefile : mi ? mi->makefile : NULL,
 					src ? al->mkline : mi ? mi->line : 0, score};
-			if (dv->bound && (name_eq(dv->bound, al->module) || by_bound))
+			if (dv->bound && is_bound_module(db, dv->bound, al->module))
 				cs[nm].score += 100000;
 			if (cfg && sym) {
 				const char *v = kf_dotconfig_get(cfg, sym);
@@ -1189,7 +1222,8 @@ static void match_devices(dctx *c, const rootdevs *rd, const kf_dotconfig *cfg)
 			if (!cd->sym)
 				continue;
 			const kf_alias *al = cd->al;
-			const char *via = by_bound ? " (the driver bound to it)"
+			const char *via = by_bound && bound_name_alias(al, dv->bound)
+						  ? " (the driver bound to it)"
 					  : al->origin == KF_ALIAS_MODULES ? " (modules.alias)"
 					  : al->origin == KF_ALIAS_BUILTIN ? " (modules.builtin.modinfo)"
 					  : "";

@@ -230,7 +230,8 @@ int kf_aliasdb_save(const kf_aliasdb *db, const char *path, kf_diags *d)
 	}
 	for (size_t i = 0; i < db->naliases; i++) {
 		const kf_alias *a = &db->aliases[i];
-		if (a->origin != KF_ALIAS_SOURCE && a->origin != KF_ALIAS_DRVNAME)
+		if (a->origin != KF_ALIAS_SOURCE && a->origin != KF_ALIAS_DRVNAME &&
+		    a->origin != KF_ALIAS_BUSTABLE && a->origin != KF_ALIAS_DRIVER)
 			continue;
 		kf_strbuf_addf(&sb, "A\t%s\t%s\t%s\t%s\t%d\t%d\t%s\t%s\t%d\t%s\n", a->pattern,
 			       a->module, a->part_symbol ? a->part_symbol : "-",

@@ -72,6 +72,8 @@ typedef struct scan {
 		bool subdir;    /* subdir-ccflags: for the directories below too */
 	} *incs;                /* -I directories from the Makefiles */
 	size_t nincs, aincs;    /* count, capacity */
+	kf_alias_origin table_origin; /* of the table being read: SOURCE, or
+					 BUSTABLE for a driver's own table */
 } scan;
 
 /* file2alias.c's dmi_fields: the DMI_ fields a dmi: alias names, in its
@@ -997,9 +999,25 @@ static void add_owned(scan *s, const owner *ow, const char *pattern, const char 
 	a->mkline = ow->line;
 }
 
+/* A pattern that names no value, only fields and wildcards
+ * ("pci:v*d*sv*sd*bc*sc*i*": xen-pciback's and amd64-agp's tables that
+ * the drivers filter themselves): values are digits and upper-case hex. */
+static bool matches_all(const char *alias)
+{
+	const char *p = strchr(alias, ':');
+	for (p = p ? p + 1 : alias; *p; p++)
+		if (isdigit((unsigned char)*p) || isupper((unsigned char)*p))
+			return false;
+	return true;
+}
+
 static void add_alias(emit *em, const char *alias)
 {
-	add_owned(em->s, em->ow, alias, em->file, em->line, KF_ALIAS_SOURCE, em->cond);
+	/* a driver's own table binds what it lists; one that lists
+	   everything says nothing about a device */
+	if (em->s->table_origin == KF_ALIAS_BUSTABLE && matches_all(alias))
+		return;
+	add_owned(em->s, em->ow, alias, em->file, em->line, em->s->table_origin, em->cond);
 }
 
 /* ADD() of file2alias.c: "sep" then the value in width hex digits, or "*". */
@@ -1966,13 +1984,41 @@ static void scan_calls(scan *s, const dcpp_defs *defs, const char *text, size_t 
 	}
 }
 
-/* struct platform_driver X = { ... .driver = { .name = NAME } }. */
-static void scan_platform_drivers(scan *s, const dcpp_defs *defs, const char *text, size_t n,
-				  const owner *ow, const char *file)
+/* The string a plain identifier names: `static const char hcd_name[] =
+ * "xhci_hcd";` (xhci-pci's .name = hcd_name), or NULL. */
+static char *string_var(const char *text, const char *ident)
 {
-	const char *w = "struct platform_driver";
+	size_t nl = strlen(ident);
+	for (const char *p = strstr(text, ident); p; p = strstr(p + 1, ident)) {
+		if ((p > text && (isalnum((unsigned char)p[-1]) || p[-1] == '_')) ||
+		    strncmp(p + nl, "[]", 2))
+			continue;
+		const char *c = p + nl + 2;
+		while (*c == ' ' || *c == '\t')
+			c++;
+		if (*c++ != '=')
+			continue;
+		while (*c == ' ' || *c == '\t')
+			c++;
+		if (*c != '"')
+			continue;
+		const char *e = strchr(c + 1, '"');
+		return e ? kf_xstrndup(c + 1, (size_t)(e - c - 1)) : NULL;
+	}
+	return NULL;
+}
+
+/* struct WHAT X = { ... .name = NAME ... }: the name the driver registers,
+ * as FORMAT ("platform:%s": platform drivers match by it; "driver:%s":
+ * the name a device's driver link shows). */
+static void scan_named_drivers(scan *s, const dcpp_defs *defs, const char *text, size_t n,
+			       const owner *ow, const char *file, const char *w,
+			       const char *format, kf_alias_origin origin)
+{
 	for (const char *p = strstr(text, w); p; p = strstr(p + 1, w)) {
 		size_t i = (size_t)(p - text) + strlen(w);
+		if (isalnum((unsigned char)text[i]) || text[i] == '_')
+			continue;
 		size_t q = i;
 		while (q < n && text[q] != ';' && text[q] != '{' && text[q] != '(')
 			q++;
@@ -2005,9 +2051,11 @@ static void scan_platform_drivers(scan *s, const dcpp_defs *defs, const char *te
 			while (z < ex.n && !is_punct(&ex.v[z], ",") && !is_punct(&ex.v[z], "}"))
 				z++;
 			char *name = dcpp_eval_str(&ex, k + 3, z);
+			if (!name && z == k + 4)
+				name = string_var(text, ex.v[k + 3].s);
 			if (name && *name) {
-				char *a = kf_xasprintf("platform:%s", name);
-				add_owned(s, ow, a, file, ex.v[k].line, KF_ALIAS_DRVNAME, cond);
+				char *a = kf_xasprintf(format, name);
+				add_owned(s, ow, a, file, ex.v[k].line, origin, cond);
 				free(a);
 			}
 			free(name);
@@ -2017,6 +2065,20 @@ static void scan_platform_drivers(scan *s, const dcpp_defs *defs, const char *te
 		dcpp_toks_release(&raw);
 		dcpp_toks_release(&ex);
 	}
+}
+
+/* Platform drivers match devices by name; PCI, USB and HID drivers are
+ * known by theirs in a device's driver link. */
+static void scan_platform_drivers(scan *s, const dcpp_defs *defs, const char *text, size_t n,
+				  const owner *ow, const char *file)
+{
+	scan_named_drivers(s, defs, text, n, ow, file, "struct platform_driver", "platform:%s",
+			   KF_ALIAS_DRVNAME);
+	static const char *const bus[] = {"struct pci_driver", "struct usb_driver",
+					  "struct hid_driver", "struct platform_driver"};
+	for (size_t k = 0; k < sizeof(bus) / sizeof(bus[0]); k++)
+		scan_named_drivers(s, defs, text, n, ow, file, bus[k], "driver:%s",
+				   KF_ALIAS_DRIVER);
 }
 
 /* module_cpu_feature_match(X, init): a cpu_feature table declared by the
@@ -2237,6 +2299,48 @@ static bool devtable_named(const char *text, const char *name, char *type, size_
 	return false;
 }
 
+/* True when p sits in the initializer of a struct pci_driver, usb_driver
+ * or hid_driver (not a vDPA parent's list of the devices it offers). */
+static bool in_bus_driver(const char *text, const char *p)
+{
+	static const char *const w[] = {"struct pci_driver", "struct usb_driver",
+					"struct hid_driver"};
+	const char *best = NULL;
+	for (size_t k = 0; k < sizeof(w) / sizeof(w[0]); k++)
+		for (const char *q = strstr(text, w[k]); q && q < p; q = strstr(q + 1, w[k]))
+			if (!best || q > best)
+				best = q;
+	if (!best)
+		return false;
+	for (const char *q = best; q < p; q++)
+		if (*q == ';')
+			return false;
+	return true;
+}
+
+/* True when text names the table as a PCI, USB or HID driver's
+ * ".id_table = name" (a built-in driver without MODULE_DEVICE_TABLE still
+ * binds by it). */
+static bool is_id_table(const char *text, const char *name)
+{
+	size_t nl = strlen(name);
+	for (const char *p = strstr(text, ".id_table"); p; p = strstr(p + 1, ".id_table")) {
+		if (!in_bus_driver(text, p))
+			continue;
+		const char *c = p + strlen(".id_table");
+		while (*c == ' ' || *c == '\t' || *c == '\n')
+			c++;
+		if (*c != '=')
+			continue;
+		c++;
+		while (*c == ' ' || *c == '\t' || *c == '\n')
+			c++;
+		if (!strncmp(c, name, nl) && !(isalnum((unsigned char)c[nl]) || c[nl] == '_'))
+			return true;
+	}
+	return false;
+}
+
 /* An exported table whose declaration is the body of a macro (cxgb4's
  * CH_PCI_DEVICE_ID_TABLE_DEFINE_BEGIN), read where the macro is used. */
 typedef struct macro_table {
@@ -2398,10 +2502,15 @@ static bool scan_tables_in(scan *s, dcpp_defs *defs, const char *text, size_t n,
 			bool exported = devtable_named(devtext, tname, devtype, sizeof(devtype)) ||
 					(text != devtext &&
 					 devtable_named(text, tname, devtype, sizeof(devtype)));
-			if (!exported) {
+			/* not exported but a driver's own .id_table: the bus
+			   matches it (built-in bus and port drivers) */
+			bool bus = !exported && is_id_table(devtext, tname);
+			if (!exported && !bus) {
 				free(tname);
 				continue;
 			}
+			if (bus)
+				devtype[0] = 0;
 			char *macro = defining_macro(text, (size_t)(p - text));
 			if (macro) {
 				if (*macro) {
@@ -2426,7 +2535,9 @@ static bool scan_tables_in(scan *s, dcpp_defs *defs, const char *text, size_t n,
 				dcpp_defs_set_limit(defs, close, q);
 			else
 				dcpp_defs_set_limit(defs, q, q);
+			s->table_origin = bus ? KF_ALIAS_BUSTABLE : KF_ALIAS_SOURCE;
 			scan_table(s, defs, tt, devtype, text, n, q, ow, file, dir);
+			s->table_origin = KF_ALIAS_SOURCE;
 			dcpp_defs_set_limit(defs, SIZE_MAX, SIZE_MAX);
 			any = true;
 		}
@@ -2445,7 +2556,8 @@ static void scan_cfile(scan *s, const char *rel)
 	if (!strstr(sb.buf, "_device_id") && !strstr(sb.buf, "MODULE_ALIAS") &&
 	    !strstr(sb.buf, "MODULE_FIRMWARE") && !strstr(sb.buf, "x86_cpu_id") &&
 	    !strstr(sb.buf, "dmi_system_id") && !strstr(sb.buf, "module_cpu_feature_match") &&
-	    !strstr(sb.buf, "struct platform_driver"))
+	    !strstr(sb.buf, "struct platform_driver") && !strstr(sb.buf, "struct pci_driver") &&
+	    !strstr(sb.buf, "struct usb_driver") && !strstr(sb.buf, "struct hid_driver"))
 		goto out;
 	char *text = sb.buf;
 	size_t n = sb.len;
@@ -2711,7 +2823,7 @@ static const char *srcarch(const char *arch)
 }
 
 /* Bumped whenever the scanner's output changes, so old caches are redone. */
-#define SCANNER_VERSION 31
+#define SCANNER_VERSION 34
 
 int kf_aliasdb_scan_tree(kf_aliasdb *db, const char *tree, const char *arch, bool use_cache,
 			 kf_detect_progress_fn *progress, void *ctx, kf_diags *d)

@@ -319,8 +319,12 @@ int cmd_detect(int argc, char **argv)
 			goto out;
 		}
 		kf_strbuf sb = KF_STRBUF_INIT;
+		/* as modules.alias has them: no driver names, no tables
+		   only the bus matches */
 		for (size_t i = 0; i < db->naliases; i++)
-			if (!cfg || kf_alias_cond_holds(&db->aliases[i], cfg))
+			if (db->aliases[i].origin != KF_ALIAS_BUSTABLE &&
+			    db->aliases[i].origin != KF_ALIAS_DRIVER &&
+			    (!cfg || kf_alias_cond_holds(&db->aliases[i], cfg)))
 				kf_strbuf_addf(&sb, "alias %s %s\n", db->aliases[i].pattern,
 					       db->aliases[i].module);
 		kf_dotconfig_free(cfg);

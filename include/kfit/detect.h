@@ -43,6 +43,13 @@ typedef enum kf_alias_origin {
 	KF_ALIAS_DRVNAME,  /* a platform driver's name (matched by the bus) */
 	KF_ALIAS_MODULES,  /* the running kernel's modules.alias */
 	KF_ALIAS_BUILTIN,  /* the running kernel's modules.builtin.modinfo */
+	KF_ALIAS_BUSTABLE, /* a driver's ID table without MODULE_DEVICE_TABLE
+			      (built-in bus/port drivers: pcieport): the bus
+			      matches it, modules.alias never has it */
+	KF_ALIAS_DRIVER,   /* "driver:NAME": the name a driver registers on
+			      its bus (pci_driver.name "xhci_hcd" of xhci_pci),
+			      as a device's driver link shows it; matches no
+			      device */
 } kf_alias_origin;
 
 /* One modalias pattern and the module that claims it. */
