@@ -68,6 +68,57 @@ static bool asked_for_distro(const kf_pipeline *p)
 	return false;
 }
 
+/* Why the root filesystem's block stack cannot be mounted by the kernel
+ * alone, or NULL when it can. */
+static const char *initramfs_layer_reason(const char *layer)
+{
+	if (!strcmp(layer, "dm-crypt"))
+		return "a LUKS volume is opened by cryptsetup (asking for the passphrase) in the "
+		       "initramfs; the kernel cannot open it by itself";
+	if (!strcmp(layer, "lvm"))
+		return "LVM logical volumes are activated by lvm (vgchange) in the initramfs; the "
+		       "kernel cannot find or assemble them by itself";
+	if (!strncmp(layer, "md-", 3))
+		return "md arrays with current (1.x) metadata are assembled by mdadm in the "
+		       "initramfs; the kernel's own autodetection knows only 0.90 metadata on "
+		       "type fd partitions (Documentation/admin-guide/md.rst)";
+	return NULL;
+}
+
+/* A root on LUKS, LVM or md needs an initramfs: with --initramfs no an
+ * error (a warning with force); when only detection said "no" (no image
+ * it recognizes in boot/), the machine must have one kfit did not see. */
+static int root_needs_initramfs(kf_pipeline *p, kf_diags *d)
+{
+	const kf_detect *det = p->det;
+	if (p->initramfs != PROF_INITRAMFS_NO)
+		return 0;
+	for (size_t i = 0; i < det->nblockstack; i++) {
+		const char *why = initramfs_layer_reason(det->blockstack[i]);
+		if (!why)
+			continue;
+		const char *dev = det->rootdev ? det->rootdev : "?";
+		if (p->o.initramfs != PROF_INITRAMFS_NO) {
+			kf_diag_add(d, KF_WARNING, NULL, 0, 0,
+				    "the root filesystem (%s) is on %s, which needs an initramfs (%s); "
+				    "detection found none (%s): generating for a kernel that boots "
+				    "with one",
+				    dev, det->blockstack[i], why,
+				    det->initramfs_why ? det->initramfs_why : "no image in boot/");
+			p->initramfs = PROF_INITRAMFS_YES;
+			return 0;
+		}
+		kf_diag_add(d, p->o.force ? KF_WARNING : KF_ERROR, NULL, 0, 0,
+			    "--initramfs no: the root filesystem (%s) is on %s: %s; without an "
+			    "initramfs this kernel stops at \"VFS: Unable to mount root fs\"%s",
+			    dev, det->blockstack[i], why,
+			    p->o.force ? " (--force: generating anyway)"
+				       : " (--force generates it anyway)");
+		return p->o.force ? 0 : -1;
+	}
+	return 0;
+}
+
 int kf_pipeline_detect(kf_pipeline *p, kf_diags *d)
 {
 	p->aliases = kf_aliasdb_new();
@@ -101,7 +152,7 @@ int kf_pipeline_detect(kf_pipeline *p, kf_diags *d)
 	if (p->initramfs == PROF_INITRAMFS_UNKNOWN &&
 	    p->det->initramfs != PROF_INITRAMFS_UNKNOWN)
 		p->initramfs = p->det->initramfs;
-	return 0;
+	return root_needs_initramfs(p, d);
 }
 
 /* Detection's hardware requirements as requirements of the set: the same

@@ -49,7 +49,9 @@ const char cmd_generate_usage[] =
 	"  --json             print the result as JSON (docs/schema/generate.schema.json)\n"
 	"  --verify           check the result with the tree's own make olddefconfig\n"
 	"  --force            write the best partial result even when requirements\n"
-	"                     cannot be met (still exits 1)\n"
+	"                     cannot be met (still exits 1); with --detect and\n"
+	"                     --initramfs no, generate although the root is on\n"
+	"                     LUKS, LVM or md (a warning instead of an error)\n"
 	"  --profiles DIR     the profile database (default: the installed one)\n"
 	"  --detect           detect this machine (distro, init, platform, features\n"
 	"                     and every device) and add its profiles and hardware\n"
@@ -293,6 +295,7 @@ int cmd_generate(int argc, char **argv)
 		.base = base,
 		.output = out,
 		.check_minimal = check_minimal,
+		.force = force,
 	};
 	kf_pipeline p;
 	kf_pipeline_init(&p, &plo);

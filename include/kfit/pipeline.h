@@ -51,6 +51,8 @@ typedef struct kf_pipeline_opts {
 				      detection a build directory in the
 				      cache) */
 	bool check_minimal;        /* solve: list changes that could go back */
+	bool force;                /* detect: a root on LUKS, LVM or md with
+				      initramfs no is a warning, not an error */
 } kf_pipeline_opts;
 
 /* A detected profile that the requirements use (for the caller to say). */
