@@ -107,35 +107,53 @@ void dcpp_tokenize(const char *s, size_t n, int line, dcpp_toks *out)
 
 /* ---- comments ---- */
 
+/* Comments become spaces, as the compiler sees them (one space before
+ * directives are read): a comment that spans lines does not end a
+ * #define, so its newlines move to the end of the logical line
+ * (quirks-table.h's QUIRK_RME_DIGIFACE has one inside its body).  The
+ * length and the number of lines stay the same. */
 void dcpp_strip_comments(char *s, size_t n)
 {
-	size_t i = 0;
+	char *o = kf_xmalloc(n + 1);
+	size_t i = 0, k = 0, pending = 0;
 	while (i < n) {
 		if (s[i] == '"' || s[i] == '\'') {
-			char q = s[i++];
+			char q = s[i];
+			o[k++] = s[i++];
 			while (i < n && s[i] != q && s[i] != '\n') {
 				if (s[i] == '\\' && i + 1 < n)
-					i++;
-				i++;
+					o[k++] = s[i++];
+				o[k++] = s[i++];
 			}
-			i++;
+			if (i < n && s[i] == q)
+				o[k++] = s[i++];
 		} else if (s[i] == '/' && i + 1 < n && s[i + 1] == '*') {
 			while (i < n && !(s[i] == '*' && i + 1 < n && s[i + 1] == '/')) {
-				if (s[i] != '\n')
-					s[i] = ' ';
+				if (s[i] == '\n')
+					pending++;
+				else
+					o[k++] = ' ';
 				i++;
 			}
-			if (i < n)
-				s[i++] = ' ';
-			if (i < n)
-				s[i++] = ' ';
+			for (int t = 0; t < 2 && i < n; t++, i++)
+				o[k++] = ' ';
 		} else if (s[i] == '/' && i + 1 < n && s[i + 1] == '/') {
-			while (i < n && s[i] != '\n')
-				s[i++] = ' ';
+			while (i < n && s[i] != '\n') {
+				o[k++] = ' ';
+				i++;
+			}
+		} else if (s[i] == '\n' && !(k > 0 && o[k - 1] == '\\')) {
+			o[k++] = s[i++];
+			for (; pending; pending--)
+				o[k++] = '\n';
 		} else {
-			i++;
+			o[k++] = s[i++];
 		}
 	}
+	for (; pending && k < n; pending--)
+		o[k++] = '\n';
+	memcpy(s, o, k);
+	free(o);
 }
 
 /* ---- macro table ---- */
