@@ -8,6 +8,7 @@
 
 #include "kfit/build.h"
 
+#include "kfit/rootfs.h"
 #include "kfit/run.h"
 
 #include <stdio.h>
@@ -155,36 +156,182 @@ int kf_pipeline_detect(kf_pipeline *p, kf_diags *d)
 	return root_needs_initramfs(p, d);
 }
 
-/* Detection's hardware requirements as requirements of the set: the same
- * type as a profile's, so the resolver, pins and explanations treat them
- * alike (NR_CPUS >= CPUs included). */
-static void add_hardware(prof_set *set, const kf_detect *det)
+/* One requirement that the module and firmware policy adds. */
+static prof_req *policy_req(prof_set *set, const char *sym, prof_want want, const char *value,
+			    const char *reason)
 {
-	prof_req **reqs = kf_arena_alloc(set->arena, (set->n + det->nhw + 1) * sizeof(*reqs));
-	memcpy(reqs, set->reqs, set->n * sizeof(*reqs));
-	size_t n = set->n;
+	prof_req *r = kf_arena_alloc(set->arena, sizeof(*r));
+	prof_alt *a = kf_arena_alloc(set->arena, sizeof(*a));
+	memset(r, 0, sizeof(*r));
+	memset(a, 0, sizeof(*a));
+	a->sym = sym;
+	a->want = want;
+	a->value = value;
+	r->alts = a;
+	r->nalts = 1;
+	r->level = PROF_REQUIRE;
+	r->reason = reason;
+	r->loc.file = "detect";
+	r->profile = "hardware";
+	r->key = a->sym;
+	r->cond.pmin = r->cond.pmax = -1;
+	return r;
+}
+
+/* One hardware requirement of detection as a requirement of the set. */
+static prof_req *hw_req(prof_set *set, const kf_hwreq *h, bool module)
+{
+	prof_req *r = kf_arena_alloc(set->arena, sizeof(*r));
+	prof_alt *a = kf_arena_alloc(set->arena, sizeof(*a));
+	a->sym = kf_arena_strdup(set->arena, h->symbol);
+	if (h->want == KF_HW_AT_LEAST) {
+		a->want = PROF_WANT_AT_LEAST;
+		a->value = kf_arena_printf(set->arena, "%ld", h->min);
+	} else
+		a->want = h->want == KF_HW_BUILTIN ? PROF_WANT_BUILTIN : PROF_WANT_ENABLED;
+	r->alts = a;
+	r->nalts = 1;
+	r->level = h->level == KF_HW_REQUIRE ? PROF_REQUIRE : PROF_RECOMMEND;
+	r->boot = h->boot;
+	r->soft = h->unbound;
+	r->module = module;
+	r->reason = kf_arena_strdup(set->arena, h->reason ? h->reason : "");
+	r->loc.file = h->makefile ? kf_arena_strdup(set->arena, h->makefile) : "detect";
+	r->loc.line = h->line;
+	r->profile = "hardware";
+	r->key = a->sym;
+	r->cond.pmin = r->cond.pmax = -1;
+	return r;
+}
+
+/* ROOT/lib/firmware/NAME: 1 a regular file, 2 only compressed (.xz,
+ * .zst: EXTRA_FIRMWARE takes plain files), 0 absent. */
+static int firmware_present(const char *root, const char *name)
+{
+	if (strstr(name, "..") || name[0] == '/')
+		return 0;
+	static const char *const sfx[] = {"", ".xz", ".zst"};
+	for (size_t k = 0; k < 3; k++) {
+		char *rel = kf_xasprintf("lib/firmware/%s%s", name, sfx[k]);
+		char *path = kf_root_path(root, rel, true);
+		bool ok = path && kf_root_regular(path);
+		free(path);
+		free(rel);
+		if (ok)
+			return k ? 2 : 1;
+	}
+	return 0;
+}
+
+/* The firmware policy without an initramfs: every driver that loads
+ * firmware is built in (as the boot-critical ones must be), so its files
+ * go into EXTRA_FIRMWARE, those that exist under ROOT/lib/firmware; a
+ * driver none of whose files exist is named: its device will not work. */
+static const char *extra_firmware(prof_set *set, const kf_detect *det, const char *root,
+				  kf_diags *d)
+{
+	kf_strbuf list = KF_STRBUF_INIT;
 	for (size_t i = 0; i < det->nhw; i++) {
 		const kf_hwreq *h = &det->hw[i];
-		prof_req *r = kf_arena_alloc(set->arena, sizeof(*r));
-		prof_alt *a = kf_arena_alloc(set->arena, sizeof(*a));
-		a->sym = kf_arena_strdup(set->arena, h->symbol);
-		if (h->want == KF_HW_AT_LEAST) {
-			a->want = PROF_WANT_AT_LEAST;
-			a->value = kf_arena_printf(set->arena, "%ld", h->min);
-		} else
-			a->want = h->want == KF_HW_BUILTIN ? PROF_WANT_BUILTIN : PROF_WANT_ENABLED;
-		r->alts = a;
-		r->nalts = 1;
-		r->level = h->level == KF_HW_REQUIRE ? PROF_REQUIRE : PROF_RECOMMEND;
-		r->boot = h->boot;
-		r->soft = h->unbound;
-		r->reason = kf_arena_strdup(set->arena, h->reason ? h->reason : "");
-		r->loc.file = h->makefile ? kf_arena_strdup(set->arena, h->makefile) : "detect";
-		r->loc.line = h->line;
-		r->profile = "hardware";
-		r->key = a->sym;
-		r->cond.pmin = r->cond.pmax = -1;
-		reqs[n++] = r;
+		if (!h->nfirmware || h->level != KF_HW_REQUIRE)
+			continue;
+		size_t found = 0, packed = 0;
+		for (size_t k = 0; k < h->nfirmware; k++) {
+			int st = firmware_present(root, h->firmware[k]);
+			if (st == 1) {
+				/* two devices of one driver name the same files */
+				bool dup = false;
+				for (size_t j = 0; j < i && !dup; j++)
+					for (size_t m = 0; m < det->hw[j].nfirmware && !dup; m++)
+						dup = det->hw[j].level == KF_HW_REQUIRE &&
+						      !strcmp(det->hw[j].firmware[m], h->firmware[k]);
+				if (!dup)
+					kf_strbuf_addf(&list, "%s%s", list.len ? " " : "", h->firmware[k]);
+				found++;
+			} else if (st == 2)
+				packed++;
+		}
+		/* the files are the driver's (MODULE_FIRMWARE), not this
+		 * device's: say what follows without claiming it needs one */
+		if (!found)
+			kf_diag_add(d, KF_WARNING, NULL, 0, 0,
+				    "%s: %s is built in (no initramfs) and %sthe firmware it may "
+				    "request (%s%s) %s %s/lib/firmware%s: if this device needs one "
+				    "of them, it will not work",
+				    h->reason ? h->reason : h->symbol, h->module ? h->module : h->symbol,
+				    packed ? "" : "none of ", h->firmware[0],
+				    h->nfirmware > 1 ? ", ..." : "",
+				    packed ? "is only compressed in" : "is in",
+				    strcmp(root, "/") ? root : "",
+				    packed ? " (EXTRA_FIRMWARE takes uncompressed files)" : "");
+	}
+	const char *v = list.len ? kf_arena_strdup(set->arena, list.buf) : NULL;
+	kf_strbuf_release(&list);
+	return v;
+}
+
+/* Detection's hardware requirements as requirements of the set: the same
+ * type as a profile's, so the resolver, pins and explanations treat them
+ * alike (NR_CPUS >= CPUs included).  Before them, the module and
+ * firmware policy: with an initramfs, initrd support, and a driver that
+ * loads firmware is a module (MODULES on); without one, the firmware
+ * files in EXTRA_FIRMWARE. */
+static void add_hardware(prof_set *set, const kf_detect *det, int initramfs, const char *root,
+			 kf_diags *d)
+{
+	prof_req **reqs = kf_arena_alloc(set->arena, (set->n + det->nhw + 4) * sizeof(*reqs));
+	size_t n = 0;
+	if (initramfs == PROF_INITRAMFS_YES)
+		reqs[n++] = policy_req(
+			set, "BLK_DEV_INITRD", PROF_WANT_ENABLED, NULL,
+			kf_arena_printf(set->arena,
+					"the machine boots through an initramfs (%s): without initrd "
+					"support the kernel ignores it and cannot mount the root "
+					"filesystem",
+					det->initramfs_why ? det->initramfs_why : "--initramfs yes"));
+	bool modules = false;
+	kf_strbuf fwmods = KF_STRBUF_INIT;
+	for (size_t i = 0; i < det->nhw && initramfs != PROF_INITRAMFS_NO; i++) {
+		const kf_hwreq *h = &det->hw[i];
+		if (h->nfirmware && !h->boot && h->level == KF_HW_REQUIRE && h->module) {
+			if (!modules || fwmods.len < 60)
+				kf_strbuf_addf(&fwmods, "%s%s", modules ? ", " : "", h->module);
+			modules = true;
+		}
+	}
+	if (modules)
+		reqs[n++] = policy_req(
+			set, "MODULES", PROF_WANT_ENABLED, NULL,
+			kf_arena_printf(set->arena,
+					"drivers that load firmware (%s) are built as modules: udev "
+					"loads them once the initramfs or the root filesystem, which "
+					"carry /lib/firmware, is there; built in they ask for their "
+					"firmware during boot and find only what the initramfs carries",
+					fwmods.buf));
+	kf_strbuf_release(&fwmods);
+	/* the policy and its module drivers come before the profiles'
+	 * requirements: a select reached earlier would make them y
+	 * (radeon through ACPI_VIDEO or DRM_KMS_HELPER) */
+	for (size_t i = 0; i < det->nhw && modules; i++) {
+		const kf_hwreq *h = &det->hw[i];
+		if (h->nfirmware && !h->boot && h->want == KF_HW_ENABLED)
+			reqs[n++] = hw_req(set, h, true);
+	}
+	memcpy(reqs + n, set->reqs, set->n * sizeof(*reqs));
+	n += set->n;
+	if (initramfs == PROF_INITRAMFS_NO) {
+		const char *fw = extra_firmware(set, det, root, d);
+		if (fw)
+			reqs[n++] = policy_req(
+				set, "EXTRA_FIRMWARE", PROF_WANT_STRING, fw,
+				"without an initramfs the drivers that load firmware are built in and "
+				"probe before the root filesystem is mounted: their firmware files "
+				"(those on the machine) are built into the kernel");
+	}
+	for (size_t i = 0; i < det->nhw; i++) {
+		const kf_hwreq *h = &det->hw[i];
+		if (!(modules && h->nfirmware && !h->boot && h->want == KF_HW_ENABLED))
+			reqs[n++] = hw_req(set, h, false);
 	}
 	set->reqs = reqs;
 	set->n = n;
@@ -202,7 +349,7 @@ int kf_pipeline_requirements(kf_pipeline *p, kf_diags *d)
 	if (!p->set)
 		return -1;
 	if (p->det)
-		add_hardware(p->set, p->det);
+		add_hardware(p->set, p->det, p->initramfs, p->o.root ? p->o.root : "/", d);
 	return 0;
 }
 

@@ -380,11 +380,22 @@ static bool run_opt(rs *R, const opt *o, kc_sym *goal, kc_tri min)
 	case OPT_OFF:
 		return need_off(R, o->s);
 	case OPT_PROMPT_ON:
-		if (!need_expr(R, o->p->visible.expr, min))
+		/* a bool is visible, and can be y, when its condition is m
+		 * (sym_calc_visibility promotes m to y for non-tristates) */
+		if (!need_expr(R, o->p->visible.expr,
+			       sym_get_type(t, goal) == S_BOOLEAN ? KC_MOD : min))
 			return false;
 		sym_calc_value(t, goal);
 		if (goal->curr.tri >= min)
 			return true;
+		/* the module policy: the requirement's own symbol as m */
+		if (R->cur && R->cur->module && R->depth == 1 && min <= KC_MOD &&
+		    sym_get_type(t, goal) == S_TRISTATE) {
+			set_tri(R, goal, KC_MOD);
+			sym_calc_value(t, goal);
+			if (goal->curr.tri >= min)
+				return true;
+		}
 		set_tri(R, goal, KC_YES);
 		sym_calc_value(t, goal);
 		if (goal->curr.tri >= min)

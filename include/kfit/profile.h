@@ -99,6 +99,9 @@ typedef struct prof_req {
 	bool soft;             /* a driver for a device no driver was bound to
 				  on the machine: when it cannot be met it is
 				  a note (rtc-efi on x86), not a failure */
+	bool module;           /* policy: answered m where the symbol can be a
+				  module (a driver that loads firmware, on a
+				  kernel that boots with an initramfs) */
 } prof_req;
 
 /* A symbol rename across kernel versions (profiles/renames.kfit). */
