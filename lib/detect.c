@@ -767,6 +767,24 @@ static void detect_platform(dctx *c, const char *cpuinfo)
 		add_profile(c, "amd-pc", PROF_KIND_PLATFORM,
 			    kf_arena_printf(c->a, "bare metal, proc/cpuinfo vendor_id %s%s", v,
 					    has_cpu_flag(cpuinfo, "x2apic") ? " (flags: x2apic)" : ""));
+	/* without proc/cpuinfo (a recorded sysfs): the host bridge at
+	 * 00:00.0 is the CPU vendor's on every current PC */
+	for (size_t i = 0; !v && i < det->ndevices; i++) {
+		const kf_device *dv = &det->devices[i];
+		size_t pl = strlen(dv->path);
+		if (pl < 13 || strcmp(dv->path + pl - 13, "/0000:00:00.0") ||
+		    !strstr(dv->modalias, "bc06sc00"))
+			continue;
+		const char *name = !strncmp(dv->modalias, "pci:v00008086", 13)	 ? "intel-pc"
+				   : !strncmp(dv->modalias, "pci:v00001022", 13) ? "amd-pc"
+										  : NULL;
+		if (name)
+			add_profile(c, name, PROF_KIND_PLATFORM,
+				    kf_arena_printf(c->a, "bare metal, no proc/cpuinfo: the PCI host "
+							  "bridge 00:00.0 is %s",
+						    dv->desc ? dv->desc : dv->modalias));
+		break;
+	}
 	char *sysv = r_read(c, "sys/class/dmi/id/sys_vendor");
 	char *prodv = r_read(c, "sys/class/dmi/id/product_version");
 	char *fam = r_read(c, "sys/class/dmi/id/product_family");
