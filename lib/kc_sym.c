@@ -96,6 +96,12 @@ kc_sym *kc_sym_find(kc_tree *t, const char *name)
 	return s;
 }
 
+bool kc_sym_depends_on(kc_tree *t, const char *sym, const char *on)
+{
+	kc_sym *s = kc_sym_find(t, sym), *o = kc_sym_find(t, on);
+	return s && o && expr_depends_symbol(t, s->dir_dep.expr, o);
+}
+
 enum kc_sym_type sym_get_type(kc_tree *t, kc_sym *sym)
 {
 	enum kc_sym_type type = sym->type;

@@ -105,6 +105,21 @@ static void lint_tree(prof_db *db, const prof_set *s, const prof_lint_tree *t, k
 					    "if %s: %s does not exist in %s (%s)", r->cond.if_sym, n,
 					    t->name, kf_kver_format(t->kver, vb));
 		}
+		/* `A || B` where B depends on A holds with A alone */
+		for (size_t k = 0; t->depends && k < r->nalts; k++)
+			for (size_t j = 0; j < r->nalts; j++) {
+				const prof_alt *a = &r->alts[k], *b = &r->alts[j];
+				if (j == k || a->want == PROF_WANT_OFF || b->want == PROF_WANT_OFF)
+					continue;
+				const char *an = prof_sym_for_kver(db, a->sym, t->kver);
+				const char *bn = prof_sym_for_kver(db, b->sym, t->kver);
+				if (t->depends(t->ctx, bn, an))
+					kf_diag_add(out, KF_ERROR, a->loc.file, a->loc.line, a->loc.col,
+						    "%s: %s depends on %s in %s (%s), so %s alone meets "
+						    "it without %s",
+						    prof_req_expr(s->arena, r), bn, an, t->name,
+						    kf_kver_format(t->kver, vb), an, bn);
+			}
 		bool any = false, all_off = true;
 		for (size_t k = 0; k < r->nalts; k++) {
 			const char *n = prof_sym_for_kver(db, r->alts[k].sym, t->kver);

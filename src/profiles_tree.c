@@ -45,6 +45,11 @@ static bool tree_has(void *ctx, const char *sym)
 	return kc_sym_find(ctx, sym) != NULL;
 }
 
+static bool tree_depends(void *ctx, const char *sym, const char *on)
+{
+	return kc_sym_depends_on(ctx, sym, on);
+}
+
 int profiles_lint_trees(prof_db *db, const char **trees, size_t ntrees, const char *arch)
 {
 	kf_diags d = KF_DIAGS_INIT;
@@ -80,6 +85,7 @@ int profiles_lint_trees(prof_db *db, const char **trees, size_t ntrees, const ch
 		/* the profiles' arch names follow the config ("x86_64", "i386") */
 		lt[i].arch = !strcmp(arch, "x86") || !strcmp(arch, "i386") ? "i386" : arch;
 		lt[i].exists = tree_has;
+		lt[i].depends = tree_depends;
 		lt[i].ctx = kt[i];
 	}
 	cli_print_diags(&d);

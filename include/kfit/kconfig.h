@@ -47,6 +47,11 @@ void kc_tree_free(kc_tree *t);
 /* Symbol by name (without CONFIG_ prefix), or NULL when the tree has none. */
 kc_sym *kc_sym_find(kc_tree *t, const char *name);
 
+/* Does SYM depend directly on ON (its `depends on`, an enclosing `if` or
+ * menu's dependency has ON as an && operand)?  False when either is not
+ * defined. */
+bool kc_sym_depends_on(kc_tree *t, const char *sym, const char *on);
+
 /* KERNELVERSION of the tree, e.g. "6.1.192". */
 const char *kc_tree_kernelversion(const kc_tree *t);
 

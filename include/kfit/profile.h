@@ -264,7 +264,11 @@ typedef struct prof_lint_tree {
 	uint32_t kver;            /* its kernel version */
 	const char *arch;         /* its architecture ("x86_64") */
 	prof_sym_exists_fn exists; /* symbol lookup */
-	void *ctx;                /* passed to exists */
+	void *ctx;                /* passed to exists and depends */
+	/* does sym depend on `on` directly (NULL: not checked)?  In `A || B`
+	 * a B that depends on A never holds without A: the requirement is
+	 * met by A alone (I2C_HID, a menu, for I2C_HID_ACPI, its driver) */
+	bool (*depends)(void *ctx, const char *sym, const char *on);
 } prof_lint_tree;
 
 /*

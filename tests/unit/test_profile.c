@@ -277,8 +277,8 @@ static void test_lint(tstate *ts)
 	const char *old_tree[] = {"OLD_A", "NOWHERE", "ONLY_OLD", NULL};
 	const char *new_tree[] = {"NEW_A", NULL};
 	prof_lint_tree trees[2] = {
-		{"old", KF_KVER(4, 9, 0), "x86_64", fake_exists, old_tree},
-		{"new", KF_KVER(6, 1, 0), "x86_64", fake_exists, new_tree},
+		{"old", KF_KVER(4, 9, 0), "x86_64", fake_exists, old_tree, NULL},
+		{"new", KF_KVER(6, 1, 0), "x86_64", fake_exists, new_tree, NULL},
 	};
 	size_t n = prof_lint(db, trees, 2, &d);
 	/* only NOWHERE in the new tree: renames resolve, =n holds, ranges skip */
