@@ -1007,6 +1007,16 @@ static kf_hwreq *hw_add(dctx *c, const char *sym, kf_hw_want want, kf_hw_level l
 {
 	kf_detect *det = c->det;
 	kf_hwreq *h = hw_find(det, sym);
+	if (h && h->want == KF_HW_OFF && want != KF_HW_OFF) {
+		/* a device needs what the machine otherwise does not */
+		memset(h, 0, sizeof(*h));
+		h->symbol = kf_arena_strdup(c->a, sym);
+		h->want = want;
+		h->level = level;
+		h->boot = boot;
+		h->reason = kf_arena_strdup(c->a, reason);
+		return h;
+	}
 	if (h) {
 		if (boot)
 			h->boot = true;
@@ -1282,6 +1292,21 @@ static void match_devices(dctx *c, const rootdevs *rd, const kf_dotconfig *cfg)
 	free(idx);
 }
 
+/* Options foreign to the machine, recommended off before any device's
+ * drivers are considered: a recommended driver (onboard_usb_dev for a
+ * USB hub) must not drag OF=y into an ACPI PC; a required one still gets
+ * what it needs (requirements come before recommendations). */
+static void foreign_options(dctx *c, const char *cpuinfo)
+{
+	bool arm = cpuinfo && strstr(cpuinfo, "CPU implementer");
+	if (arm || r_exists(c, "sys/firmware/devicetree") ||
+	    !(c->det->has_dmi || r_exists(c, "sys/firmware/acpi")))
+		return;
+	hw_add(c, "OF", KF_HW_OFF, KF_HW_RECOMMEND, false,
+	       "no device tree on this machine (DMI/ACPI firmware, no sys/firmware/devicetree): "
+	       "OF would only add code nothing here uses");
+}
+
 static const char *fs_symbol(const char *fs)
 {
 	static const char *const m[][2] = {
@@ -1543,6 +1568,7 @@ kf_detect *kf_detect_run(const kf_detect_opts *o, kf_diags *d)
 			kf_diags_release(&ignore);
 			free(p);
 		}
+		foreign_options(&c, cpuinfo);
 		match_devices(&c, &rd, cfg);
 		if (cfg)
 			kf_dotconfig_free(cfg);
@@ -1575,6 +1601,8 @@ const char *kf_hw_want_name(kf_hw_want w)
 		return "builtin";
 	case KF_HW_AT_LEAST:
 		return "at-least";
+	case KF_HW_OFF:
+		return "off";
 	}
 	return "?";
 }

@@ -188,7 +188,9 @@ static prof_req *hw_req(prof_set *set, const kf_hwreq *h, bool module)
 		a->want = PROF_WANT_AT_LEAST;
 		a->value = kf_arena_printf(set->arena, "%ld", h->min);
 	} else
-		a->want = h->want == KF_HW_BUILTIN ? PROF_WANT_BUILTIN : PROF_WANT_ENABLED;
+		a->want = h->want == KF_HW_BUILTIN ? PROF_WANT_BUILTIN
+			  : h->want == KF_HW_OFF   ? PROF_WANT_OFF
+						   : PROF_WANT_ENABLED;
 	r->alts = a;
 	r->nalts = 1;
 	r->level = h->level == KF_HW_REQUIRE ? PROF_REQUIRE : PROF_RECOMMEND;

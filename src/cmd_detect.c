@@ -122,6 +122,8 @@ static void text_report(kf_strbuf *sb, const kf_detect *det, const kf_aliasdb *d
 			kf_strbuf_addstr(sb, "=y");
 		else if (h->want == KF_HW_AT_LEAST)
 			kf_strbuf_addf(sb, ">=%ld", h->min);
+		else if (h->want == KF_HW_OFF)
+			kf_strbuf_addstr(sb, "=n");
 		if (h->boot)
 			kf_strbuf_addstr(sb, " (boot)");
 		kf_strbuf_addf(sb, "\n    %s\n", h->reason);

@@ -156,6 +156,8 @@ typedef enum kf_hw_want {
 	KF_HW_ENABLED,  /* y or m; y when boot-critical without an initramfs */
 	KF_HW_BUILTIN,  /* y (consoles, the root filesystem without initramfs) */
 	KF_HW_AT_LEAST, /* an int symbol at least `min` (NR_CPUS) */
+	KF_HW_OFF,      /* n: an option foreign to the machine (OF without a
+			   device tree), as a recommendation */
 } kf_hw_want;
 
 /* One requirement on the kernel that comes from the machine itself. */
