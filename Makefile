@@ -10,7 +10,7 @@ CFLAGS  ?=
 EXTRA_CFLAGS ?=
 LDFLAGS ?=
 CPPFLAGS += -Iinclude -D_GNU_SOURCE
-LIBS    := -lz -llzma
+LIBS    := -lz -llzma -pthread
 PREFIX  ?= /usr/local
 DESTDIR ?=
 

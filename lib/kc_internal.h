@@ -233,6 +233,13 @@ struct kc_tree {
 	int shell_hits;          /* commands served from the cache */
 	int shell_timeout_ms;    /* kill a command after this long, 0: never */
 	bool shell_swept;        /* stale scratch dirs removed this run */
+	int shell_jobs;          /* commands run at once on a cache miss */
+	const struct kc_load_opts *lopts; /* while loading: how (for the
+				    speculative passes) */
+	struct kc_prefetch *pf;  /* results run ahead, or NULL */
+	bool pf_tried;           /* ran ahead already (once per tree) */
+	struct kc_prefetch *spec; /* a speculative pass: where its
+				    commands go (kc_shell.c) */
 	bool verbose;            /* notes about cache entries not used */
 	/* output collected for the front end */
 	kf_strbuf out;           /* text conf prints on stdout ($(info), ...) */
@@ -452,6 +459,20 @@ bool kc_pp_failed(kc_tree *t);
 
 /* ---- kc_shell.c ---- */
 char *kc_shell_run(kc_tree *t, const char *cmd);
+/* The same for a value needed at once (the environment conf gets): a
+ * speculative pass waits for it. */
+char *kc_shell_now(kc_tree *t, const char *cmd);
+/* A speculative pass's value of a $(shell,...) whose result is not known
+ * yet: KC_SPEC_MARK, the command's number, \001 (kc_shell.c). */
+#define KC_SPEC_MARK "\001kfit:"
+/* s with every such value replaced by the command's result (waiting for
+ * it), or NULL when one failed: the real evaluation stops there. */
+char *kc_spec_resolve(kc_tree *t, const char *s);
+typedef struct kc_prefetch kc_prefetch;
+void kc_prefetch_free(kc_prefetch *pf);
+/* Read the tree's Kconfig files as kc_tree_load would, for their
+ * $(shell,...) commands only (kc_tree.c). */
+void kc_tree_spec_parse(const struct kc_load_opts *o, kc_prefetch *pf);
 
 /* ---- kc_ask.c: conf's line-oriented modes ---- */
 int kc_ask_run(kc_tree *t, const kc_run_opts *o, kf_strbuf *out);

@@ -58,6 +58,14 @@ static char *env_expand(kc_tree *t, const char *name)
 
 static char *do_error_if(kc_tree *t, int argc, char *argv[])
 {
+	if (t->spec && strstr(argv[0], KC_SPEC_MARK)) {
+		/* a speculative pass stops where the real one does */
+		char *known = kc_spec_resolve(t, argv[0]);
+		if (!known || !strcmp(known, "y"))
+			kc_pp_error(t, "%s", argv[1]);
+		free(known);
+		return kf_xstrdup("");
+	}
 	if (!strcmp(argv[0], "y"))
 		kc_pp_error(t, "%s", argv[1]);
 	return kf_xstrdup("");
@@ -245,6 +253,14 @@ static char *eval_clause(kc_tree *t, const char *str, size_t len, int argc,
 		new_argv[i] = expand_string_with_args(t, new_argv[i + 1], argc, argv);
 
 	res = NULL;
+	/* a speculative pass: a name made from a result not known yet */
+	if (t->spec && strstr(name, KC_SPEC_MARK)) {
+		char *known = kc_spec_resolve(t, name);
+		if (!known)
+			kc_pp_error(t, "not known");
+		free(name);
+		name = known ? known : kf_xstrdup("");
+	}
 	if (!kc_pp_failed(t))
 		res = variable_expand(t, name, new_argc, new_argv);
 	if (!res && !kc_pp_failed(t))

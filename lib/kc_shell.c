@@ -14,10 +14,12 @@
  * then the pipe is closed); a command killed by a signal is never cached.
  */
 #include "kc_internal.h"
+#include "kfit/hashmap.h"
 #include "kfit/run.h"
 
 #include <dirent.h>
 #include <errno.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -131,7 +133,8 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static char *cache_path(kc_tree *t, const char *cmd)
+/* The cache key of cmd run with the tree's environment now (hex). */
+static char *shell_key(kc_tree *t, const char *cmd)
 {
 	struct key k = {1469598103934665603ULL, 14695981039346656037ULL ^ 7};
 	key_add(&k, "kfit-shell-v2", 13);
@@ -144,8 +147,13 @@ static char *cache_path(kc_tree *t, const char *cmd)
 			key_add(&k, env[i], strlen(env[i]));
 	free(env);
 	key_add_binaries(t, &k, cmd);
-	return kf_xasprintf("%s/shell/%016llx%016llx", t->cache_dir,
-			    (unsigned long long)k.a, (unsigned long long)k.b);
+	return kf_xasprintf("%016llx%016llx", (unsigned long long)k.a,
+			    (unsigned long long)k.b);
+}
+
+static char *cache_path(kc_tree *t, const char *key)
+{
+	return kf_xasprintf("%s/shell/%s", t->cache_dir, key);
 }
 
 /* What conf keeps of a command's output: one fread() of 4096 bytes. */
@@ -196,18 +204,16 @@ enum shell_end {
 
 /*
  * Run cmd as conf's popen() would: /bin/sh -c, stdin from /dev/null,
- * stderr where ours goes, in a scratch directory (cc-option creates
- * .tmp_$$ directories in the current one), at most SHELL_READ bytes read,
- * then the pipe is closed (a command writing forever ends with SIGPIPE,
- * as under conf).  Returns the raw bytes read; *sig is the signal that
- * ended it (or that its shell reports with 128 + N).
+ * stderr where ours goes (err NULL) or into err, in a scratch directory
+ * (cc-option creates .tmp_$$ directories in the current one), at most
+ * SHELL_READ bytes read, then the pipe is closed (a command writing
+ * forever ends with SIGPIPE, as under conf).  Returns the raw bytes read;
+ * *sig is the signal that ended it (or that its shell reports with
+ * 128 + N), *errnum errno when it could not run.  Safe in any thread.
  */
-static enum shell_end run(kc_tree *t, const char *cmd, kf_strbuf *out, int *sig)
+static enum shell_end run_sh(char *const *env, int timeout_ms, const char *cmd,
+			     kf_strbuf *out, kf_strbuf *err, int *sig, int *errnum)
 {
-	if (!t->shell_swept) {
-		sweep_scratch();
-		t->shell_swept = true;
-	}
 	char *tmpl = kf_xasprintf("/tmp/kfit-sh.%ld.XXXXXX", (long)getpid());
 	char *dir = mkdtemp(tmpl);
 	const char *argv[] = {"/bin/sh", "-c", cmd, NULL};
@@ -215,18 +221,21 @@ static enum shell_end run(kc_tree *t, const char *cmd, kf_strbuf *out, int *sig)
 	*sig = 0;
 	kf_run_opts ro = {
 		.argv = argv,
-		.env = t->env,
+		.env = env,
 		.cwd = dir,
 		.out = out,
+		.err = err,
 		.max = SHELL_READ,
+		.max_err = (size_t)1 << 20,
 		.stop_at_max = true,
-		.inherit_err = true,
-		.timeout_ms = t->shell_timeout_ms,
+		.inherit_err = !err,
+		.timeout_ms = timeout_ms,
 		.termsig = sig,
 		.timed_out = &timed_out,
 	};
 	kf_diags tmp = KF_DIAGS_INIT;
 	int st = kf_run(&ro, &tmp);
+	*errnum = errno;
 	kf_diags_release(&tmp);
 	if (dir)
 		kf_remove_tree(dir); /* what the command left behind */
@@ -262,62 +271,350 @@ static char *conf_text(const char *buf, size_t n)
 	return s;
 }
 
-char *kc_shell_run(kc_tree *t, const char *cmd)
+/* Write what a command printed on standard error where it would have gone
+ * had it run at this point (the speculative pass captured it). */
+static void replay_err(const kf_strbuf *err)
 {
-	char *path = NULL;
-	if (t->shell_fn) {
-		char *raw = t->shell_fn(t->shell_ctx, cmd);
-		t->shell_runs++;
-		if (!raw) {
-			kc_pp_error(t, "%s: %s", cmd, strerror(errno));
-			return kf_xstrdup("");
-		}
-		char *r = conf_text(raw, strlen(raw) < SHELL_READ ? strlen(raw) : SHELL_READ);
-		free(raw);
-		return r;
+	size_t off = 0;
+	while (off < err->len) {
+		ssize_t w = write(2, err->buf + off, err->len - off);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			break;
+		off += (size_t)w;
 	}
-	if (t->cache_dir && !t->no_cache) {
-		path = cache_path(t, cmd);
-		kf_strbuf sb = KF_STRBUF_INIT;
-		char *why = NULL;
-		int rc = kf_cache_read(path, "shell", SHELL_CACHE_VERSION, &sb, &why);
-		if (rc == 0 && !memchr(sb.buf, 0, sb.len)) {
-			free(path);
-			t->shell_hits++;
-			return kf_strbuf_detach(&sb);
-		}
-		if (rc < 0 && t->verbose)
-			kf_diag_add(t->diags, KF_NOTE, path, 0, 0,
-				    "cached result of $(shell,%s) not used: %s; run again, "
-				    "entry rewritten",
-				    cmd, why ? why : "contains a NUL byte");
-		free(why);
-		kf_strbuf_release(&sb);
+}
+
+/*
+ * Running ahead (a cold cache): the first $(shell,...) that misses the
+ * cache starts a speculative pass over the tree's Kconfig files
+ * (kc_tree_spec_parse: a scratch tree, its messages and $(info) dropped)
+ * in which each $(shell,...) is queued to a pool of workers (as many as
+ * shell_jobs) and stands for its result as KC_SPEC_MARK + its number.
+ * A value that decides something at once (a command's text, a variable's
+ * name, $(error-if)'s condition, the environment) waits for the results
+ * it holds (kc_spec_resolve); a command that failed or timed out stops
+ * the pass, as it stops the real evaluation: nothing runs ahead that
+ * conf would not run.  The real evaluation then takes each result in
+ * conf's order (waiting for it when needed): the same text, the same
+ * messages, each command's standard error written at the point where
+ * conf runs it.  What the pass did not run (the same command a second
+ * time, one after a failure) runs as before, one at a time.
+ */
+typedef struct pf_entry {
+	char *key;          /* shell_key */
+	char *path;         /* cache file, or NULL: nothing written */
+	char *cmd;          /* the command */
+	char **env;         /* its environment (copied), NULL-terminated */
+	char *why;          /* why a cached entry was not used, or NULL */
+	bool hit;           /* answered from the cache, not run */
+	bool queued;        /* a worker took it */
+	bool done;          /* result there */
+	bool used;          /* taken by the real evaluation */
+	char *res;          /* conf's text of its output */
+	kf_strbuf err;      /* its standard error */
+	enum shell_end how; /* how it ended */
+	int sig;            /* the signal that ended it */
+	int errnum;         /* errno when it could not run */
+} pf_entry;
+
+struct kc_prefetch {
+	pthread_mutex_t mu;   /* guards everything below */
+	pthread_cond_t work;  /* a job was queued, or quit */
+	pthread_cond_t idle;  /* a job finished */
+	pf_entry **e;         /* entries in the order they were found */
+	size_t n;             /* count */
+	size_t a;             /* capacity */
+	kf_strmap idx;        /* key -> index in e */
+	size_t *q;            /* entries to run (indices), in order */
+	size_t qn;            /* queued */
+	size_t qa;            /* capacity */
+	size_t qnext;         /* next to take */
+	size_t busy;          /* taken, not done */
+	bool quit;            /* workers stop when the queue is empty */
+	int timeout_ms;       /* --shell-timeout */
+	pthread_t *thr;       /* workers */
+	int nthr;             /* how many started */
+};
+
+static void pf_run_entry(kc_prefetch *pf, pf_entry *e)
+{
+	kf_strbuf out = KF_STRBUF_INIT;
+	e->how = run_sh(e->env, pf->timeout_ms, e->cmd, &out, &e->err, &e->sig,
+			&e->errnum);
+	e->res = conf_text(kf_strbuf_str(&out), out.len);
+	kf_strbuf_release(&out);
+	if (e->how == SHELL_EXITED && e->path) {
+		char *dir = kf_xstrdup(e->path);
+		*strrchr(dir, '/') = 0;
+		kf_mkdir_p(dir, 0700);
+		free(dir);
+		kf_diags tmp = KF_DIAGS_INIT;
+		kf_cache_write(e->path, "shell", SHELL_CACHE_VERSION, e->res,
+			       strlen(e->res), &tmp);
+		kf_diags_release(&tmp);
 	}
-	if (t->no_shell) {
-		kc_pp_error(t, "--no-shell: no cached result for $(shell,%s)", cmd);
-		free(path);
+}
+
+static void *pf_worker(void *arg)
+{
+	kc_prefetch *pf = arg;
+	pthread_mutex_lock(&pf->mu);
+	for (;;) {
+		while (!pf->quit && pf->qnext == pf->qn)
+			pthread_cond_wait(&pf->work, &pf->mu);
+		if (pf->quit)
+			break;
+		pf_entry *e = pf->e[pf->q[pf->qnext++]];
+		pf->busy++;
+		pthread_mutex_unlock(&pf->mu);
+		pf_run_entry(pf, e);
+		pthread_mutex_lock(&pf->mu);
+		e->done = true;
+		pf->busy--;
+		pthread_cond_broadcast(&pf->idle);
+	}
+	pthread_mutex_unlock(&pf->mu);
+	return NULL;
+}
+
+/* Entry of key, or NULL (pf->mu held). */
+static pf_entry *pf_find(kc_prefetch *pf, const char *key)
+{
+	size_t i;
+	return kf_strmap_get(&pf->idx, key, &i) ? pf->e[i] : NULL;
+}
+
+static pf_entry *pf_add(kc_prefetch *pf, kc_tree *t, char *key, const char *cmd)
+{
+	pf_entry *e = kf_xcalloc(1, sizeof(*e));
+	e->key = key;
+	e->cmd = kf_xstrdup(cmd);
+	KF_GROW(pf->e, pf->n + 1, pf->a);
+	kf_strmap_put(&pf->idx, key, pf->n);
+	pf->e[pf->n++] = e;
+	(void)t;
+	return e;
+}
+
+/* Move entry i to the head of the queue when no worker has it yet: the
+ * speculative pass waits for it (pf->mu held). */
+static void pf_hurry(kc_prefetch *pf, size_t i)
+{
+	for (size_t j = pf->qnext; j < pf->qn; j++)
+		if (pf->q[j] == i) {
+			memmove(pf->q + pf->qnext + 1, pf->q + pf->qnext,
+				(j - pf->qnext) * sizeof(*pf->q));
+			pf->q[pf->qnext] = i;
+			return;
+		}
+}
+
+char *kc_spec_resolve(kc_tree *t, const char *s)
+{
+	kc_prefetch *pf = t->spec;
+	size_t ml = strlen(KC_SPEC_MARK);
+	kf_strbuf out = KF_STRBUF_INIT;
+	kf_strbuf_addstr(&out, "");
+	const char *p;
+	while ((p = strstr(s, KC_SPEC_MARK))) {
+		kf_strbuf_add(&out, s, (size_t)(p - s));
+		char *end;
+		unsigned long i = strtoul(p + ml, &end, 10);
+		pthread_mutex_lock(&pf->mu);
+		if (*end != '\001' || i >= pf->n) {
+			pthread_mutex_unlock(&pf->mu);
+			kf_strbuf_release(&out);
+			return NULL;
+		}
+		pf_entry *e = pf->e[i];
+		pf_hurry(pf, i);
+		while (!e->done)
+			pthread_cond_wait(&pf->idle, &pf->mu);
+		bool ok = e->how == SHELL_EXITED || e->how == SHELL_KILLED;
+		if (ok)
+			kf_strbuf_addstr(&out, e->res);
+		pthread_mutex_unlock(&pf->mu);
+		if (!ok) {
+			kf_strbuf_release(&out);
+			return NULL;
+		}
+		s = end + 1;
+	}
+	kf_strbuf_addstr(&out, s);
+	return kf_strbuf_detach(&out);
+}
+
+/* $(shell,...) in a speculative pass (see above). */
+static char *spec_shell(kc_tree *t, const char *cmd_in)
+{
+	kc_prefetch *pf = t->spec;
+	char *cmd = kc_spec_resolve(t, cmd_in);
+	if (!cmd) { /* the real evaluation stops at an error before this */
+		kc_pp_error(t, "not known");
 		return kf_xstrdup("");
 	}
-	kf_strbuf out = KF_STRBUF_INIT;
-	int sig = 0;
-	enum shell_end how = run(t, cmd, &out, &sig);
-	t->shell_runs++;
+	char *key = shell_key(t, cmd);
+	pthread_mutex_lock(&pf->mu);
+	pf_entry *e = pf_find(pf, key);
+	if (e) {
+		size_t i = 0;
+		kf_strmap_get(&pf->idx, key, &i);
+		pthread_mutex_unlock(&pf->mu);
+		free(key);
+		free(cmd);
+		return kf_xasprintf(KC_SPEC_MARK "%zu\001", i);
+	}
+	pthread_mutex_unlock(&pf->mu);
+	char *path = NULL, *why = NULL;
+	if (t->cache_dir && !t->no_cache) {
+		path = cache_path(t, key);
+		kf_strbuf sb = KF_STRBUF_INIT;
+		int rc = kf_cache_read(path, "shell", SHELL_CACHE_VERSION, &sb, &why);
+		if (rc == 0 && !memchr(sb.buf, 0, sb.len)) {
+			pthread_mutex_lock(&pf->mu);
+			e = pf_add(pf, t, key, cmd);
+			e->hit = e->done = true;
+			e->res = kf_strbuf_detach(&sb);
+			char *r = kf_xstrdup(e->res);
+			pthread_mutex_unlock(&pf->mu);
+			free(path);
+			free(why);
+			free(cmd);
+			return r;
+		}
+		if (rc < 0 && !why)
+			why = kf_xstrdup("contains a NUL byte");
+		kf_strbuf_release(&sb);
+	}
+	char **env = kf_xmalloc((t->nenv + 1) * sizeof(char *));
+	for (size_t i = 0; i < t->nenv; i++)
+		env[i] = kf_xstrdup(t->env[i]);
+	env[t->nenv] = NULL;
+	pthread_mutex_lock(&pf->mu);
+	e = pf_add(pf, t, key, cmd);
+	e->path = path;
+	e->why = why;
+	e->env = env;
+	e->queued = true;
+	KF_GROW(pf->q, pf->qn + 1, pf->qa);
+	pf->q[pf->qn++] = pf->n - 1;
+	char *r = kf_xasprintf(KC_SPEC_MARK "%zu\001", pf->n - 1);
+	pthread_cond_signal(&pf->work);
+	pthread_mutex_unlock(&pf->mu);
+	free(cmd);
+	return r;
+}
+
+static kc_prefetch *prefetch(kc_tree *t)
+{
+	kc_prefetch *pf = kf_xcalloc(1, sizeof(*pf));
+	pthread_mutex_init(&pf->mu, NULL);
+	pthread_cond_init(&pf->work, NULL);
+	pthread_cond_init(&pf->idle, NULL);
+	pf->timeout_ms = t->shell_timeout_ms;
+	if (!t->shell_swept) {
+		sweep_scratch();
+		t->shell_swept = true;
+	}
+	pf->thr = kf_xcalloc((size_t)t->shell_jobs, sizeof(pthread_t));
+	for (int i = 0; i < t->shell_jobs; i++)
+		if (pthread_create(&pf->thr[pf->nthr], NULL, pf_worker, pf) == 0)
+			pf->nthr++;
+	if (!pf->nthr) { /* no threads: everything one at a time */
+		kc_prefetch_free(pf);
+		return NULL;
+	}
+	/* the workers go on while the real evaluation takes the results
+	 * (pf_take waits for each) */
+	kc_tree_spec_parse(t->lopts, pf);
+	return pf;
+}
+
+/* Stop the workers: what no worker has taken yet is dropped (the
+ * evaluation is over, or stopped at an error). */
+static void pf_stop(kc_prefetch *pf)
+{
+	pthread_mutex_lock(&pf->mu);
+	pf->quit = true;
+	pf->qnext = pf->qn;
+	pthread_cond_broadcast(&pf->work);
+	pthread_mutex_unlock(&pf->mu);
+	for (int i = 0; i < pf->nthr; i++)
+		pthread_join(pf->thr[i], NULL);
+	pf->nthr = 0;
+}
+
+void kc_prefetch_free(kc_prefetch *pf)
+{
+	if (!pf)
+		return;
+	pf_stop(pf);
+	for (size_t i = 0; i < pf->n; i++) {
+		pf_entry *e = pf->e[i];
+		free(e->key);
+		free(e->path);
+		free(e->cmd);
+		if (e->env)
+			for (char **p = e->env; *p; p++)
+				free(*p);
+		free(e->env);
+		free(e->why);
+		free(e->res);
+		kf_strbuf_release(&e->err);
+		free(e);
+	}
+	free(pf->e);
+	free(pf->q);
+	free(pf->thr);
+	kf_strmap_release(&pf->idx);
+	pthread_mutex_destroy(&pf->mu);
+	pthread_cond_destroy(&pf->work);
+	pthread_cond_destroy(&pf->idle);
+	free(pf);
+}
+
+/* The result run ahead for key, once (NULL: run it now). */
+static pf_entry *pf_take(kc_tree *t, const char *key)
+{
+	kc_prefetch *pf = t->pf;
+	if (!pf)
+		return NULL;
+	size_t i;
+	pthread_mutex_lock(&pf->mu);
+	pf_entry *e = kf_strmap_get(&pf->idx, key, &i) ? pf->e[i] : NULL;
+	if (e && !e->hit && !e->used && e->queued) {
+		pf_hurry(pf, i);
+		while (!e->done && pf->nthr)
+			pthread_cond_wait(&pf->idle, &pf->mu);
+	}
+	if (!e || e->hit || !e->done || e->used) {
+		pthread_mutex_unlock(&pf->mu);
+		return NULL;
+	}
+	e->used = true;
+	pthread_mutex_unlock(&pf->mu);
+	return e;
+}
+
+/* What a command's end means at the point of the evaluation that used it:
+ * the result, the messages conf's run gives, the cache entry written
+ * (path, when a cache is used and it was not written already). */
+static char *shell_result(kc_tree *t, const char *cmd, const char *path,
+			  enum shell_end how, int sig, int errnum, char *res)
+{
 	if (how == SHELL_FAILED) {
-		kc_pp_error(t, "%s: %s", cmd, strerror(errno));
-		free(path);
-		kf_strbuf_release(&out);
+		kc_pp_error(t, "%s: %s", cmd, strerror(errnum));
+		free(res);
 		return kf_xstrdup("");
 	}
 	if (how == SHELL_TIMED_OUT) {
 		kc_pp_error(t, "$(shell,%s): no result within --shell-timeout (%g s): killed",
 			    cmd, t->shell_timeout_ms / 1000.0);
-		free(path);
-		kf_strbuf_release(&out);
+		free(res);
 		return kf_xstrdup("");
 	}
-	char *res = conf_text(kf_strbuf_str(&out), out.len);
-	kf_strbuf_release(&out);
 	if (how == SHELL_KILLED) {
 		/* conf would use what it printed; so does kfit, but a killed
 		 * compiler (OOM, a timeout outside kfit) must not decide every
@@ -334,8 +631,114 @@ char *kc_shell_run(kc_tree *t, const char *cmd)
 		kf_cache_write(path, "shell", SHELL_CACHE_VERSION, res, strlen(res), &tmp);
 		kf_diags_release(&tmp);
 	}
+	return res;
+}
+
+static void note_unused(kc_tree *t, const char *path, const char *cmd, const char *why)
+{
+	if (t->verbose)
+		kf_diag_add(t->diags, KF_NOTE, path, 0, 0,
+			    "cached result of $(shell,%s) not used: %s; run again, "
+			    "entry rewritten",
+			    cmd, why);
+}
+
+/* Take a result run ahead as if it ran now. */
+static char *use_ahead(kc_tree *t, pf_entry *e)
+{
+	t->shell_runs++;
+	if (e->why)
+		note_unused(t, e->path, e->cmd, e->why);
+	replay_err(&e->err);
+	/* the worker wrote the cache entry already */
+	return shell_result(t, e->cmd, NULL, e->how, e->sig, e->errnum,
+			    kf_xstrdup(e->res));
+}
+
+char *kc_shell_run(kc_tree *t, const char *cmd)
+{
+	if (t->shell_fn) {
+		char *raw = t->shell_fn(t->shell_ctx, cmd);
+		t->shell_runs++;
+		if (!raw) {
+			kc_pp_error(t, "%s: %s", cmd, strerror(errno));
+			return kf_xstrdup("");
+		}
+		char *r = conf_text(raw, strlen(raw) < SHELL_READ ? strlen(raw) : SHELL_READ);
+		free(raw);
+		return r;
+	}
+	if (t->spec)
+		return spec_shell(t, cmd);
+	bool use_cache = t->cache_dir && !t->no_cache;
+	bool ahead = !t->no_shell && t->shell_jobs > 1 && t->lopts;
+	char *key = use_cache || ahead ? shell_key(t, cmd) : NULL;
+	pf_entry *e = key ? pf_take(t, key) : NULL;
+	if (e) {
+		free(key);
+		return use_ahead(t, e);
+	}
+	char *path = use_cache ? cache_path(t, key) : NULL;
+	char *why = NULL;
+	if (path) {
+		kf_strbuf sb = KF_STRBUF_INIT;
+		int rc = kf_cache_read(path, "shell", SHELL_CACHE_VERSION, &sb, &why);
+		if (rc == 0 && !memchr(sb.buf, 0, sb.len)) {
+			free(path);
+			free(key);
+			free(why);
+			t->shell_hits++;
+			return kf_strbuf_detach(&sb);
+		}
+		if (rc < 0 && !why)
+			why = kf_xstrdup("contains a NUL byte");
+		kf_strbuf_release(&sb);
+	}
+	if (!t->no_shell && ahead && !t->pf_tried) {
+		t->pf_tried = true;
+		t->pf = prefetch(t);
+		if ((e = pf_take(t, key))) {
+			free(path);
+			free(key);
+			free(why);
+			return use_ahead(t, e);
+		}
+	}
+	free(key);
+	if (why)
+		note_unused(t, path, cmd, why);
+	free(why);
+	if (t->no_shell) {
+		kc_pp_error(t, "--no-shell: no cached result for $(shell,%s)", cmd);
+		free(path);
+		return kf_xstrdup("");
+	}
+	if (!t->shell_swept) {
+		sweep_scratch();
+		t->shell_swept = true;
+	}
+	kf_strbuf out = KF_STRBUF_INIT;
+	int sig = 0, errnum = 0;
+	enum shell_end how = run_sh(t->env, t->shell_timeout_ms, cmd, &out, NULL,
+				    &sig, &errnum);
+	t->shell_runs++;
+	char *res = conf_text(kf_strbuf_str(&out), out.len);
+	kf_strbuf_release(&out);
+	res = shell_result(t, cmd, path, how, sig, errnum, res);
 	free(path);
 	return res;
+}
+
+char *kc_shell_now(kc_tree *t, const char *cmd)
+{
+	char *r = kc_shell_run(t, cmd);
+	if (!t->spec || !strstr(r, KC_SPEC_MARK))
+		return r;
+	char *known = kc_spec_resolve(t, r);
+	free(r);
+	if (!known)
+		kc_pp_error(t, "not known");
+	return known ? known : kf_xstrdup("");
 }
 
 char *kc_which(kc_tree *t, const char *name)

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <stdio.h>
 #include <sys/utsname.h>
+#include <unistd.h>
 
 extern char **environ;
 
@@ -232,7 +233,7 @@ int kc_env_setup(kc_tree *t, const char *version, bool plain, kf_diags *d)
 	/* CC_VERSION_TEXT = $(subst #,,$(shell LC_ALL=C $(CC) --version 2>/dev/null | head -n 1)) */
 	char *cmd = kf_xasprintf("LC_ALL=C %s --version 2>/dev/null | head -n 1",
 				 pp_getenv(t, "CC"));
-	char *txt = kc_shell_run(t, cmd);
+	char *txt = kc_shell_now(t, cmd);
 	free(cmd);
 	char *w = txt;
 	for (char *r = txt; *r; r++)
@@ -244,7 +245,7 @@ int kc_env_setup(kc_tree *t, const char *version, bool plain, kf_diags *d)
 	free(txt);
 	if (t->kver[0] > 6 || (t->kver[0] == 6 && t->kver[1] >= 6)) {
 		cmd = kf_xasprintf("%s --version 2>/dev/null", pp_getenv(t, "RUSTC"));
-		txt = kc_shell_run(t, cmd);
+		txt = kc_shell_now(t, cmd);
 		free(cmd);
 		w = txt;
 		for (char *r = txt; *r; r++)
@@ -258,7 +259,7 @@ int kc_env_setup(kc_tree *t, const char *version, bool plain, kf_diags *d)
 		/* PAHOLE_VERSION = $(shell $(srctree)/scripts/pahole-version.sh $(PAHOLE)) */
 		cmd = kf_xasprintf("%s/scripts/pahole-version.sh %s", t->srctree,
 				   pp_getenv(t, "PAHOLE"));
-		txt = kc_shell_run(t, cmd);
+		txt = kc_shell_now(t, cmd);
 		free(cmd);
 		pp_setenv(t, "PAHOLE_VERSION", txt);
 		free(txt);
@@ -523,11 +524,30 @@ static int transitional_check_sanity(kc_tree *t, kc_menu *menu)
 	return 0;
 }
 
-kc_tree *kc_tree_load(const kc_load_opts *o, kf_diags *d)
+/* CPUs online: how many $(shell,...) commands run at once by default. */
+static int default_shell_jobs(void)
+{
+	const char *e = getenv("KFIT_SHELL_JOBS");
+	if (e && *e) {
+		char *end;
+		long n = strtol(e, &end, 10);
+		if (!*end && n >= 1 && n <= 256)
+			return (int)n;
+	}
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n < 1 ? 1 : n > 64 ? 64 : (int)n;
+}
+
+/* A tree with its environment, ready to parse; NULL (in d) on error.
+ * spec: a speculative pass's tree (kc_tree_spec_parse). */
+static kc_tree *tree_begin(const kc_load_opts *o, kf_diags *d, kc_prefetch *spec)
 {
 	kc_tree *t = kf_xcalloc(1, sizeof(*t));
 	t->arena = kf_arena_new();
 	t->diags = d;
+	t->spec = spec;
+	t->lopts = o;
+	t->shell_jobs = o->shell_jobs > 0 ? o->shell_jobs : default_shell_jobs();
 	t->srctree = kf_arena_strdup(t->arena, o->srctree);
 	t->arch = o->arch ? kf_arena_strdup(t->arena, o->arch) : NULL;
 	t->cache_dir = o->cache_dir ? kf_arena_strdup(t->arena, o->cache_dir) : NULL;
@@ -566,7 +586,25 @@ kc_tree *kc_tree_load(const kc_load_opts *o, kf_diags *d)
 	detect_conf_features(t);
 	detect_conf_features_7x(t);
 	t->hash = kf_arena_alloc(t->arena, t->hashsize * sizeof(kc_sym *));
+	return t;
+}
 
+void kc_tree_spec_parse(const kc_load_opts *o, kc_prefetch *pf)
+{
+	kf_diags d = KF_DIAGS_INIT;
+	kc_tree *t = tree_begin(o, &d, pf);
+	if (t)
+		kc_parse(t, o->kconfig ? o->kconfig : "Kconfig");
+	kc_tree_free(t);
+	kf_diags_release(&d);
+}
+
+kc_tree *kc_tree_load(const kc_load_opts *o, kf_diags *d)
+{
+	kc_tree *t = tree_begin(o, d, NULL);
+	if (!t)
+		return NULL;
+	const char *top = o->kconfig ? o->kconfig : "Kconfig";
 	if (kc_parse(t, top) < 0) {
 		kc_tree_free(t);
 		return NULL;
@@ -602,6 +640,9 @@ kc_tree *kc_tree_load(const kc_load_opts *o, kf_diags *d)
 		return NULL;
 	}
 	t->conf_changed = true;
+	t->lopts = NULL;
+	kc_prefetch_free(t->pf); /* the results are taken */
+	t->pf = NULL;
 	return t;
 }
 
@@ -610,6 +651,7 @@ void kc_tree_free(kc_tree *t)
 	if (!t)
 		return;
 	kf_strbuf_release(&t->out);
+	kc_prefetch_free(t->pf);
 	free(t->env);
 	free(t->files);
 	kf_arena_free(t->arena);

@@ -141,16 +141,19 @@ int kf_run(const kf_run_opts *o, kf_diags *d)
 
 	struct pollfd pf[2];
 	kf_strbuf *sink[2];
+	size_t limit[2];
 	kf_strbuf part = KF_STRBUF_INIT; /* a line of stdout not yet ended */
 	kf_strbuf *parts[2] = {NULL, NULL};
 	int npf = 0;
 	if (op[0] >= 0) {
 		pf[npf] = (struct pollfd){.fd = op[0], .events = POLLIN};
 		parts[npf] = o->line_fn ? &part : NULL;
+		limit[npf] = o->max;
 		sink[npf++] = o->out;
 	}
 	if (ep[0] >= 0) {
 		pf[npf] = (struct pollfd){.fd = ep[0], .events = POLLIN};
+		limit[npf] = o->max_err ? o->max_err : o->max;
 		sink[npf++] = o->err;
 	}
 	long long deadline = o->timeout_ms > 0 ? now_ms() + o->timeout_ms : 0;
@@ -193,7 +196,7 @@ int kf_run(const kf_run_opts *o, kf_diags *d)
 		for (int i = 0; i < npf; i++) {
 			if (pf[i].fd < 0 || !(pf[i].revents & (POLLIN | POLLHUP | POLLERR)))
 				continue;
-			if (!drain(pf[i].fd, sink[i], o->max, o, parts[i]) ||
+			if (!drain(pf[i].fd, sink[i], limit[i], o, parts[i]) ||
 			    (o->stop_at_max && sink[i] && sink[i] == o->out && o->max &&
 			     o->out->len >= o->max)) {
 				close(pf[i].fd);

@@ -26,6 +26,10 @@ typedef struct kc_load_opts {
 				  long is killed and the load fails, 0:
 				  no limit (as conf) */
 	bool verbose;          /* notes about cache entries not used */
+	int shell_jobs;        /* $(shell,...) commands run at once when the
+				  cache misses (results used in conf's
+				  order), 0: $KFIT_SHELL_JOBS or the CPUs
+				  online, 1: one at a time */
 	/* When set, $(shell,...) calls this instead of running /bin/sh and
 	 * bypasses the cache (fuzzing, tests): returns the command's raw
 	 * output as a malloc'd string, or NULL when the command cannot run. */

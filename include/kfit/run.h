@@ -22,6 +22,8 @@ typedef struct kf_run_opts {
 	size_t max;              /* keep at most this many bytes in out and
 				    in err (the rest is read and dropped),
 				    0: no limit */
+	size_t max_err;          /* keep at most this many bytes in err
+				    when it is its own buffer, 0: as max */
 	int timeout_ms;          /* kill the command (and what it started)
 				    after this long, 0: no limit */
 	bool stop_at_max;        /* close standard output once max bytes

@@ -49,7 +49,10 @@
 # Environment: KFIT (binary), KFIT_TEST_FILTER, KFIT_TEST_FULL,
 # KFIT_TEST_JOBS (default 2), KFIT_COMPAT_SELFTEST=1 (check the harness by
 # putting the kernel's own make in kfit's place: every case must pass),
-# KFIT_COMPAT_KEEP=1 (keep the work dir and print its path).
+# KFIT_COMPAT_KEEP=1 (keep the work dir and print its path),
+# KFIT_COMPAT_COLD=1 (kfit runs with --no-cache: every $(shell,...) runs,
+# as on a cold cache; with KFIT_SHELL_JOBS=1 one at a time, otherwise run
+# ahead in parallel: results must not change).
 
 set -uo pipefail
 
@@ -306,6 +309,7 @@ kfit_side() {
 	mapfile -t envs < <(resolve_env "$dir" "$@" | sed 's/^make://')
 	make_input "$input" "$dir/.config" || return 1
 	args=(kconfig -k "$tree" -a "$arch" -c "$dir/.config")
+	[ -n "${KFIT_COMPAT_COLD:-}" ] && args+=(--no-cache)
 	case $mode in
 	savedefconfig) args+=(savedefconfig "$dir/defconfig") ;;
 	defconfig:*) args+=(defconfig "$tree/arch/$(srcarch_of "$arch")/configs/${mode#defconfig:}") ;;
