@@ -1113,6 +1113,11 @@ static bool is_bound_module(const kf_aliasdb *db, const char *bound, const char 
 	return false;
 }
 
+bool kf_aliasdb_is_bound_module(const kf_aliasdb *db, const char *bound, const char *module)
+{
+	return is_bound_module(db, bound, module);
+}
+
 /* The ID that matched sits under #ifdef CONFIG_X / #if IS_ENABLED(CONFIG_X)
  * (rtl8xxxu's untested devices, tables under CONFIG_OF): the table has it
  * only with X, so X is required too (y for a plain #ifdef).  Negated

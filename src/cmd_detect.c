@@ -108,6 +108,12 @@ static void text_report(kf_strbuf *sb, const kf_detect *det, const kf_aliasdb *d
 		kf_strbuf_addch(sb, '\n');
 		if (!dv->nmodules)
 			kf_strbuf_addstr(sb, "    no driver in the tree claims it\n");
+		bool mine = false;
+		for (size_t k = 0; k < dv->nmodules && dv->bound && db && !mine; k++)
+			mine = kf_aliasdb_is_bound_module(db, dv->bound, dv->modules[k]);
+		if (dv->bound && db && !mine)
+			kf_strbuf_addf(sb, "    the bound driver %s is not one the tree builds "
+					   "(an out-of-tree module)\n", dv->bound);
 		for (size_t k = 0; k < dv->nmodules; k++)
 			kf_strbuf_addf(sb, "    → %s%s%s\n", dv->modules[k],
 				       dv->symbols[k] ? " → CONFIG_" : " (always built)",

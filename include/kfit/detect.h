@@ -131,6 +131,11 @@ int kf_aliasdb_add_builtin_modinfo(kf_aliasdb *db, const char *path,
 /* The module entry for a name ('-' and '_' equal), or NULL. */
 kf_modinfo *kf_aliasdb_module(const kf_aliasdb *db, const char *name);
 
+/* True when module is the one a device's bound driver (its driver link's
+ * name: "xhci_hcd") belongs to: the same name, or a driver name the
+ * module registers. */
+bool kf_aliasdb_is_bound_module(const kf_aliasdb *db, const char *bound, const char *module);
+
 /* True when the alias's cond holds in cfg (always without a cond): the
  * entry is in the table a kernel built with cfg has. */
 bool kf_alias_cond_holds(const kf_alias *a, const kf_dotconfig *cfg);
