@@ -729,22 +729,35 @@ int kf_last_config_record(const char *cache, const char *tree, const char *arch,
 	}
 	char *dir = kf_xasprintf("%s/last", cache);
 	kf_mkdir_p(dir, 0700);
-	free(dir);
+	char *text = kf_xasprintf("config %s\nprofiles %s\ntree %s\narch %s\n", abs,
+				  profiles ? profiles : "", tree, arch);
 	char *p = last_path(cache, tree, arch);
-	char *text = kf_xasprintf("config %s\nprofiles %s\n", abs, profiles ? profiles : "");
 	int rc = kf_write_file_atomic(p, text, strlen(text), false, d);
-	free(text);
 	free(p);
+	p = kf_xasprintf("%s/latest", dir);
+	if (rc == 0)
+		rc = kf_write_file_atomic(p, text, strlen(text), false, d);
+	free(p);
+	free(text);
+	free(dir);
 	free(abs);
 	return rc;
 }
 
-int kf_last_config_lookup(const char *cache, const char *tree, const char *arch,
-			  char **config, char **profiles)
+void kf_last_config_release(kf_last_config *lc)
 {
-	*config = NULL;
-	*profiles = NULL;
-	char *p = last_path(cache, tree, arch);
+	free(lc->config);
+	free(lc->profiles);
+	free(lc->tree);
+	free(lc->arch);
+	memset(lc, 0, sizeof(*lc));
+}
+
+int kf_last_config_lookup(const char *cache, const char *tree, const char *arch,
+			  kf_last_config *out)
+{
+	memset(out, 0, sizeof(*out));
+	char *p = tree ? last_path(cache, tree, arch) : kf_xasprintf("%s/last/latest", cache);
 	kf_strbuf sb = KF_STRBUF_INIT;
 	kf_diags d = KF_DIAGS_INIT;
 	int rc = kf_read_file(p, &sb, &d);
@@ -753,18 +766,18 @@ int kf_last_config_lookup(const char *cache, const char *tree, const char *arch,
 	if (rc < 0)
 		return -1;
 	char *text = kf_strbuf_detach(&sb);
+	static const char *const keys[] = {"config ", "profiles ", "tree ", "arch "};
+	char **slot[] = {&out->config, &out->profiles, &out->tree, &out->arch};
 	for (char *save = NULL, *line = strtok_r(text, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		if (!strncmp(line, "config ", 7) && !*config)
-			*config = kf_xstrdup(line + 7);
-		else if (!strncmp(line, "profiles ", 9) && !*profiles && line[9])
-			*profiles = kf_xstrdup(line + 9);
-	}
+	     line = strtok_r(NULL, "\n", &save))
+		for (size_t k = 0; k < 4; k++) {
+			size_t l = strlen(keys[k]);
+			if (!strncmp(line, keys[k], l) && !*slot[k] && line[l])
+				*slot[k] = kf_xstrdup(line + l);
+		}
 	free(text);
-	if (!*config || !kf_exists(*config)) {
-		free(*config);
-		free(*profiles);
-		*config = *profiles = NULL;
+	if (!out->config || !kf_exists(out->config)) {
+		kf_last_config_release(out);
 		return -1;
 	}
 	return 0;

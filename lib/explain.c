@@ -9,6 +9,7 @@
 
 #include "kc_internal.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static const char *tri_name(kc_tri v)
@@ -157,3 +158,93 @@ int kf_why_short(kc_tree *t, const char *name, kf_strbuf *why, const char **menu
 	return 0;
 }
 
+
+/* ---- which requirement each change of a generation serves ---- */
+
+/* Symbols an expression reads, in order, appended to v (NULL-free). */
+static void expr_syms(kc_expr *e, kc_sym ***v, size_t *n, size_t *alloc)
+{
+	if (!e)
+		return;
+	switch (e->type) {
+	case E_OR:
+	case E_AND:
+		expr_syms(e->left.expr, v, n, alloc);
+		expr_syms(e->right.expr, v, n, alloc);
+		break;
+	case E_NOT:
+		expr_syms(e->left.expr, v, n, alloc);
+		break;
+	case E_SYMBOL:
+		KF_GROW(*v, *n + 1, *alloc);
+		(*v)[(*n)++] = e->left.sym;
+		break;
+	case E_EQUAL:
+	case E_UNEQUAL:
+	case E_LTH:
+	case E_LEQ:
+	case E_GTH:
+	case E_GEQ:
+	case E_RANGE:
+		KF_GROW(*v, *n + 2, *alloc);
+		(*v)[(*n)++] = e->left.sym;
+		(*v)[(*n)++] = e->right.sym;
+		break;
+	default:
+		break;
+	}
+}
+
+void kf_explain_owners(kc_tree *t, const kf_gen_result *res, const prof_req **owner)
+{
+	size_t n = res->nchanges;
+	kc_sym **sym = kf_xcalloc(n ? n : 1, sizeof(*sym));
+	for (size_t i = 0; i < n; i++) {
+		owner[i] = res->changes[i].req;
+		sym[i] = kc_sym_find(t, res->changes[i].sym);
+	}
+	/* the change of a symbol, by symbol: a linear scan is enough for the
+	 * few hundred changes of a generation */
+	kc_sym **cand = NULL;
+	size_t ncand = 0, acand = 0;
+	for (bool progress = true; progress;) {
+		progress = false;
+		for (size_t i = 0; i < n; i++) {
+			kc_sym *s = sym[i];
+			if (owner[i] || !s)
+				continue;
+			/* what it follows from, most direct first: an active
+			 * select, an imply, a default and its condition, the
+			 * dependencies that made it (in)visible */
+			ncand = 0;
+			if (s->rev_dep.tri != KC_NO)
+				expr_syms(s->rev_dep.expr, &cand, &ncand, &acand);
+			expr_syms(s->implied.expr, &cand, &ncand, &acand);
+			kc_prop *p;
+			for_all_defaults(s, p)
+			{
+				expr_syms(p->expr, &cand, &ncand, &acand);
+				expr_syms(p->visible.expr, &cand, &ncand, &acand);
+			}
+			expr_syms(s->dir_dep.expr, &cand, &ncand, &acand);
+			/* a choice member follows from what its choice
+			 * depends on (the choice itself has no name) */
+			for (size_t c = 0, lim = ncand; c < lim; c++)
+				if (!cand[c]->name) {
+					kc_sym *cs = cand[c];
+					expr_syms(cs->dir_dep.expr, &cand, &ncand, &acand);
+					for_all_prompts(cs, p)
+						expr_syms(p->visible.expr, &cand, &ncand, &acand);
+				}
+			for (size_t c = 0; c < ncand && !owner[i]; c++)
+				for (size_t k = 0; k < n; k++)
+					if (k != i && sym[k] == cand[c] && owner[k]) {
+						owner[i] = owner[k];
+						progress = true;
+						break;
+					}
+		}
+	}
+	free(cand);
+	free(sym);
+}

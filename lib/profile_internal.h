@@ -45,6 +45,7 @@ struct prof_db {
 	prof_file *files;      /* files loaded */
 	size_t nfiles;         /* how many */
 	size_t filesalloc;     /* capacity of files */
+	const char *root;      /* first directory added, or NULL */
 };
 
 /* Append to an arena-less vector of pointers (malloc'd). */

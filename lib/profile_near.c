@@ -64,3 +64,34 @@ const char *prof_db_nearest(const prof_db *db, const char *name, bool older)
 	}
 	return best;
 }
+
+const char *prof_db_newest(const prof_db *db, const char *family)
+{
+	size_t fl = strlen(family);
+	const char *best = NULL, *bestver = NULL;
+	for (size_t i = 0; i < db->n; i++) {
+		const prof_profile *p = db->profs[i];
+		size_t pfl;
+		const char *pver;
+		/* a release of the family, or (a template's family) a
+		 * version some profile names in its init slot */
+		const char *cands[2] = {p->stem ? NULL : p->name, p->init};
+		for (size_t c = 0; c < 2; c++) {
+			if (!cands[c] || !split_release(cands[c], &pfl, &pver) || pfl != fl ||
+			    strncmp(cands[c], family, fl))
+				continue;
+			if (c == 0 && p->kind != PROF_KIND_DISTRO)
+				continue;
+			if (!best || vercmp(pver, bestver) > 0) {
+				best = cands[c];
+				bestver = pver;
+			}
+		}
+	}
+	return best;
+}
+
+const char *prof_db_intern(prof_db *db, const char *s)
+{
+	return kf_arena_strdup(db->arena, s);
+}

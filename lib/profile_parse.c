@@ -852,9 +852,9 @@ static void parse_attribute(pstate *ps, size_t indent)
 		return;
 	}
 	if (is_reason) {
-		/* several reason lines make one paragraph */
+		/* each reason line is a paragraph of its own */
 		if (*ps->att_reason)
-			*ps->att_reason = kf_arena_printf(ps->db->arena, "%s %s", *ps->att_reason, txt);
+			*ps->att_reason = kf_arena_printf(ps->db->arena, "%s\n%s", *ps->att_reason, txt);
 		else
 			*ps->att_reason = txt;
 	} else {
@@ -928,8 +928,30 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+const char *prof_db_relpath(const prof_db *db, const char *file)
+{
+	if (!file || !db->root)
+		return file;
+	size_t l = strlen(db->root);
+	if (!strncmp(file, db->root, l) && file[l] == '/' && file[l + 1])
+		return file + l + 1;
+	return file;
+}
+
+void prof_reason_oneline(const char *reason, kf_strbuf *sb)
+{
+	for (const char *p = reason ? reason : ""; *p; p++) {
+		if (*p == '\n')
+			kf_strbuf_addstr(sb, "; ");
+		else
+			kf_strbuf_addch(sb, *p);
+	}
+}
+
 int prof_db_add_dir(prof_db *db, const char *dir, kf_diags *d)
 {
+	if (!db->root)
+		db->root = kf_arena_strdup(db->arena, dir);
 	DIR *dh = opendir(dir);
 	if (!dh) {
 		kf_diag_add(d, KF_ERROR, dir, 0, 0, "cannot open profile directory: %s", strerror(errno));

@@ -326,10 +326,13 @@ static bool pin_blocks(rs *R, kc_sym *s, bool on)
 			R->stack_on[R->depth] = on;
 			R->depth++;
 		}
+		kf_strbuf rsn = KF_STRBUF_INIT;
+		prof_reason_oneline(q->reason, &rsn);
 		fail_msg(R, true, "which %s:%d requires %s (%s: %s)",
 			 q->loc.file ? q->loc.file : "?", q->loc.line,
 			 wants_off ? "off" : "on", q->profile ? q->profile : "",
-			 q->reason ? q->reason : "");
+			 kf_strbuf_str(&rsn));
+		kf_strbuf_release(&rsn);
 		if (pushed)
 			R->depth--;
 		return true;
@@ -1029,9 +1032,9 @@ static const prof_req *held_req_for(rs *R, const prof_req *const *held,
 /* "FILE:LINE PROFILE: REASON" of a requirement. */
 static void req_text(const prof_req *r, kf_strbuf *out)
 {
-	kf_strbuf_addf(out, "%s:%d %s: %s", r->loc.file ? r->loc.file : "?",
-		       r->loc.line, r->profile ? r->profile : "",
-		       r->reason ? r->reason : "");
+	kf_strbuf_addf(out, "%s:%d %s: ", r->loc.file ? r->loc.file : "?",
+		       r->loc.line, r->profile ? r->profile : "");
+	prof_reason_oneline(r->reason, out);
 }
 
 /* A search state for o, with its strings in arena. */
@@ -1120,11 +1123,12 @@ int kf_generate(const kf_gen_opts *o, const kf_base *base, kf_gen_result *res,
 					ok = false;
 					kf_strbuf_reset(&R.fail);
 					kf_strbuf_addf(&R.fail,
-						       "meeting it breaks %s at %s:%d (%s)",
+						       "meeting it breaks %s at %s:%d (",
 						       victim ? prof_req_expr(res->arena, victim) : "?",
 						       victim && victim->loc.file ? victim->loc.file : "?",
-						       victim ? victim->loc.line : 0,
-						       victim && victim->reason ? victim->reason : "");
+						       victim ? victim->loc.line : 0);
+					prof_reason_oneline(victim ? victim->reason : NULL, &R.fail);
+					kf_strbuf_addch(&R.fail, ')');
 				}
 				if (ok) {
 					held[nheld++] = r;
@@ -1192,11 +1196,26 @@ int kf_generate(const kf_gen_opts *o, const kf_base *base, kf_gen_result *res,
 		for_all_symbols(t, i, s) sym_calc_value(t, s);
 	}
 
-	/* counts */
+	/* counts; a recommendation that gives way to another profile's
+	 * requirement is said once, here, with the side that wins */
 	for (size_t i = 0; i < set->n; i++) {
-		if (!req_applies(&R, set->reqs[i]))
+		const prof_req *r = set->reqs[i];
+		const prof_req *w = r->shadowed_by;
+		if (w && prof_req_applies(r, R.kver, o->arch) && req_applies(&R, w)) {
+			kf_strbuf ws = KF_STRBUF_INIT;
+			kf_strbuf_addf(&ws, "%s gives way to %s's requirement %s at %s:%d, which wins: ",
+				       prof_req_expr(res->arena, r), w->profile ? w->profile : "?",
+				       prof_req_expr(res->arena, w), w->loc.file ? w->loc.file : "?",
+				       w->loc.line);
+			prof_reason_oneline(w->reason, &ws);
+			KF_GROW(res->skipped, res->nskipped + 1, askip);
+			res->skipped[res->nskipped++] =
+				(kf_skipped){r, kf_arena_strdup(res->arena, kf_strbuf_str(&ws))};
+			kf_strbuf_release(&ws);
+		}
+		if (!req_applies(&R, r))
 			res->notapplicable++;
-		else if (req_holds(&R, set->reqs[i]))
+		else if (req_holds(&R, r))
 			res->applied++;
 	}
 

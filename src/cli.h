@@ -41,6 +41,18 @@ void cli_progress(const char *msg, void *ctx);
  * x86 host, arm64 on aarch64, i386 on 32-bit x86). */
 const char *cli_machine_arch(void);
 
+/* The running kernel's configuration: /proc/config.gz, else
+ * /boot/config-$(uname -r); malloc'd, or NULL when neither exists. */
+char *cli_running_config(void);
+
+/* Columns to wrap text for f at: the terminal's width when f is one, else
+ * $COLUMNS, else 80. */
+int cli_text_width(FILE *f);
+/* Append text wrapped at width: each '\n'-separated paragraph starts on a
+ * line of its own after indent spaces, its continuation lines after cont;
+ * words longer than a line stay whole. */
+void cli_wrap(kf_strbuf *sb, const char *text, int indent, int cont, int width);
+
 /* Colour (src/term.c): main() sets the mode from --color WHEN. */
 typedef enum { CLI_COLOR_AUTO, CLI_COLOR_ALWAYS, CLI_COLOR_NEVER } cli_color_mode;
 /* "auto", "always" or "never"; -1 for anything else. */

@@ -394,6 +394,7 @@ int cmd_build(int argc, char **argv)
 	char *tree = NULL, *cache = NULL, *config = NULL, *profiles = NULL, *objdir = NULL,
 	     *outdir = NULL, *id = NULL, *id_like = NULL;
 	kf_dotconfig *cfg = NULL;
+	kf_last_config last = {0};
 	kf_build_needs needs = {0};
 	argvec cmd = {.n = 0}, inst = {.n = 0};
 
@@ -410,7 +411,10 @@ int cmd_build(int argc, char **argv)
 			kf_diag_add(&d, KF_ERROR, config_arg, 0, 0, "no such configuration file");
 			goto fail;
 		}
-	} else if (kf_last_config_lookup(cache, tree, arch, &config, &profiles) == 0) {
+	} else if (kf_last_config_lookup(cache, tree, arch, &last) == 0) {
+		config = last.config;
+		profiles = last.profiles;
+		last.config = last.profiles = NULL;
 		fprintf(stderr, "kfit: building %s (what 'kfit generate' wrote last for %s, ARCH=%s)\n",
 			config, tname, arch);
 	} else {
@@ -662,6 +666,7 @@ fail:
 out:
 	av_free(&cmd);
 	av_free(&inst);
+	kf_last_config_release(&last);
 	kf_build_needs_release(&needs);
 	kf_dotconfig_free(cfg);
 	kf_diags_release(&d);

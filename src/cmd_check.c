@@ -12,6 +12,8 @@
 #include "kfit/pipeline.h"
 #include "kfit/dotconfig.h"
 #include "kfit/profile.h"
+#include "kfit/build.h"
+#include "kfit/detect.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,17 +21,24 @@
 #include <sys/utsname.h>
 
 const char cmd_check_usage[] =
-	"usage: kfit check -p PROFILE... [CONFIG] [--kver X.Y.Z] [--arch ARCH]\n"
-	"                  [--initramfs yes|no] [--json] [--all]\n"
-	"                  [--profiles DIR] [--local FILE...]\n"
+	"usage: kfit check [-p PROFILE...] [--detect [--root DIR]] [CONFIG]\n"
+	"                  [--kver X.Y.Z] [--arch ARCH] [--initramfs yes|no]\n"
+	"                  [--json] [--all] [--profiles DIR] [--local FILE...]\n"
 	"\n"
 	"Check a kernel .config (plain, .gz or .xz) against the requirements of\n"
 	"the profiles for the config's kernel version (from its header).  Without\n"
-	"CONFIG: /proc/config.gz, else /boot/config-$(uname -r).\n"
+	"CONFIG: the configuration 'kfit generate' wrote last (and, without -p\n"
+	"or --detect, the profiles it was made with), else the running kernel's\n"
+	"(/proc/config.gz, else /boot/config-$(uname -r)).\n"
 	"\n"
 	"options:\n"
 	"  -p, --profile NAME  a profile (repeatable); NAME.kfit or a path loads a\n"
 	"                      local profile file and uses the profiles it defines\n"
+	"  --detect            add the profiles detection picks for this machine\n"
+	"                      (distribution, init system, platform, features);\n"
+	"                      its devices are checked by 'kfit generate --detect'\n"
+	"  --root DIR          detect from a snapshot (scripts/snapshot-machine.sh);\n"
+	"                      without CONFIG its running kernel's config is checked\n"
 	"  --kver X.Y.Z        kernel version, for a config whose header has none\n"
 	"  --arch ARCH         architecture (default: from the config)\n"
 	"  --initramfs yes|no  boot-critical options must be y without an initramfs\n"
@@ -99,7 +108,10 @@ static void json_report(kf_strbuf *sb, const char *path, const kf_dotconfig *cfg
 		kf_json_kbool(&j, "boot", r->boot);
 		kf_json_kstr(&j, "wanted", x->wanted);
 		kf_json_kstr(&j, "found", x->found);
-		kf_json_kstr(&j, "reason", r->reason);
+		kf_strbuf rsn = KF_STRBUF_INIT;
+		prof_reason_oneline(r->reason, &rsn);
+		kf_json_kstr(&j, "reason", kf_strbuf_str(&rsn));
+		kf_strbuf_release(&rsn);
 		kf_json_kstrs(&j, "sources", r->sources, r->nsources);
 		kf_json_kstr(&j, "file", r->loc.file);
 		kf_json_kint(&j, "line", r->loc.line);
@@ -114,27 +126,16 @@ static void json_report(kf_strbuf *sb, const char *path, const kf_dotconfig *cfg
 	kf_strbuf_addch(sb, '\n');
 }
 
-/* The running kernel's config: /proc/config.gz, else /boot/config-RELEASE. */
-static char *default_config(void)
-{
-	if (kf_exists("/proc/config.gz"))
-		return kf_xstrdup("/proc/config.gz");
-	struct utsname u;
-	if (uname(&u) == 0) {
-		char *p = kf_xasprintf("/boot/config-%s", u.release);
-		if (kf_exists(p))
-			return p;
-		free(p);
-	}
-	return NULL;
-}
-
 int cmd_check(int argc, char **argv)
 {
 	profcli_opts po;
 	memset(&po, 0, sizeof(po));
-	bool json = false, all = false;
+	bool json = false, all = false, detect = false;
 	const char *kver_s = NULL, *arch = NULL, *config = NULL, *initramfs_s = NULL;
+	const char *root = NULL;
+	kf_last_config last = {0};
+	kf_detect *det = NULL;
+	char *cache = NULL;
 	int rc = KF_EXIT_BAD;
 	char *defcfg = NULL;
 	prof_db *db = NULL;
@@ -153,6 +154,13 @@ int cmd_check(int argc, char **argv)
 			json = true;
 		} else if (!strcmp(argv[i], "--all")) {
 			all = true;
+		} else if (!strcmp(argv[i], "--detect")) {
+			detect = true;
+		} else if ((v = profcli_optval(argc, argv, &i, NULL, "--root", &miss))) {
+			root = v;
+			detect = true;
+		} else if (miss) {
+			goto out;
 		} else if ((v = profcli_optval(argc, argv, &i, NULL, "--kver", &miss))) {
 			kver_s = v;
 		} else if (miss) {
@@ -176,10 +184,6 @@ int cmd_check(int argc, char **argv)
 			config = argv[i];
 		}
 	}
-	if (!po.nnames) {
-		cli_error("check needs at least one profile (-p NAME); 'kfit profiles' lists them");
-		goto out;
-	}
 	int initramfs = PROF_INITRAMFS_UNKNOWN;
 	if (initramfs_s) {
 		if (!strcmp(initramfs_s, "yes"))
@@ -196,14 +200,66 @@ int cmd_check(int argc, char **argv)
 		cli_error("invalid kernel version '%s' (expected X.Y.Z)", kver_s);
 		goto out;
 	}
+	bool user_chose = config && po.nnames;
+	/* which configuration: the one given, a snapshot's running kernel's,
+	 * what generate wrote last, the running kernel's */
+	kf_diags cd = KF_DIAGS_INIT;
+	cache = kf_cache_dir(&cd);
+	kf_diags_release(&cd);
+	if (detect) {
+		kf_diags dd = KF_DIAGS_INIT;
+		kf_detect_opts dop = {.root = root ? root : "/"};
+		det = kf_detect_run(&dop, &dd);
+		cli_print_diags(&dd);
+		kf_diags_release(&dd);
+		if (!det)
+			goto out;
+		for (size_t i = 0; i < det->nprofiles; i++) {
+			bool dup = false;
+			for (size_t k = 0; k < po.nnames; k++)
+				dup |= !strcmp(po.names[k], det->profiles[i].name);
+			if (dup)
+				continue;
+			fprintf(stderr, "kfit: detected %s (%s)\n", det->profiles[i].name,
+				det->profiles[i].reason ? det->profiles[i].reason : "");
+			KF_GROW(po.names, po.nnames + 1, po.namealloc);
+			po.names[po.nnames++] = det->profiles[i].name;
+		}
+		if (!config && root) {
+			if (!det->running_config) {
+				cli_error("%s: the snapshot has no running kernel configuration "
+					  "(proc/config.gz or boot/config-RELEASE); give CONFIG", root);
+				goto out;
+			}
+			defcfg = kf_xasprintf("%s/%s", root, det->running_config);
+			config = defcfg;
+		}
+	}
+	if (!config && cache && kf_last_config_lookup(cache, NULL, NULL, &last) == 0) {
+		config = last.config;
+		fprintf(stderr, "kfit: checking %s (what 'kfit generate' wrote last)\n", config);
+		if (!po.nnames && last.profiles) {
+			fprintf(stderr, "kfit: with its profiles: %s\n", last.profiles);
+			for (char *save = NULL, *w = strtok_r(last.profiles, " ", &save); w;
+			     w = strtok_r(NULL, " ", &save)) {
+				KF_GROW(po.names, po.nnames + 1, po.namealloc);
+				po.names[po.nnames++] = w;
+			}
+		}
+	}
 	if (!config) {
-		defcfg = default_config();
+		defcfg = cli_running_config();
 		if (!defcfg) {
 			cli_error("no config given and neither /proc/config.gz nor /boot/config-$(uname -r) exists");
 			goto out;
 		}
 		config = defcfg;
 	}
+	if (!po.nnames) {
+		cli_error("check needs at least one profile (-p NAME or --detect); 'kfit profiles' lists them");
+		goto out;
+	}
+	po.root = root;
 	db = profcli_load(&po);
 	if (!db)
 		goto out;
@@ -258,7 +314,10 @@ int cmd_check(int argc, char **argv)
 		json_report(&sb, config, cfg, kver, arch, eff_initramfs, s, res, unmet, nreq, nrec,
 			    unfollowed, all);
 	} else {
-		/* unmet requires first, then recommendations */
+		/* unmet requires first, then recommendations: one line each
+		 * (what, wanted, found, whose, where), the reason wrapped
+		 * below it */
+		int width = cli_text_width(stdout);
 		for (int pass = 0; pass < 3; pass++)
 			for (size_t i = 0; i < s->n; i++) {
 				const prof_result *x = &res[i];
@@ -272,19 +331,62 @@ int cmd_check(int argc, char **argv)
 					tag = "ok", sgr = CLI_GREEN;
 				else
 					continue;
-				kf_strbuf_addf(&sb, "%s%s%s: CONFIG_%s: wanted %s, found %s%s: %s (%s:%d, ",
+				kf_strbuf_addf(&sb, "%s%s%s: CONFIG_%s: wanted %s, found %s%s  (%s:%d, ",
 					       cli_sgr(stdout, sgr), tag, cli_sgr(stdout, CLI_RESET),
 					       x->checked, x->wanted, x->found,
-					       r->boot ? " (boot-critical)" : "", r->reason, r->loc.file,
+					       r->boot ? " (boot-critical)" : "", r->loc.file,
 					       r->loc.line);
 				chain_text(&sb, r);
 				kf_strbuf_addstr(&sb, ")\n");
+				cli_wrap(&sb, r->reason ? r->reason : "", 4, 4, width);
 			}
+		/* per profile: what it asks and what is missing */
+		const char **prof = NULL;
+		size_t nprof = 0, aprof = 0;
+		for (size_t i = 0; i < s->n; i++) {
+			const prof_result *x = &res[i];
+			if (x->outcome == PROF_NOT_APPLICABLE || x->outcome == PROF_SHADOWED)
+				continue;
+			const char *pn = x->req->profile ? x->req->profile : "?";
+			bool seen = false;
+			for (size_t k = 0; k < nprof && !seen; k++)
+				seen = !strcmp(prof[k], pn);
+			if (!seen) {
+				KF_GROW(prof, nprof + 1, aprof);
+				prof[nprof++] = pn;
+			}
+		}
+		if (nprof) {
+			kf_strbuf_addf(&sb, "%-24s %8s %6s %11s %12s\n", "profile", "required", "unmet",
+				       "recommended", "not followed");
+			for (size_t k = 0; k < nprof; k++) {
+				size_t q = 0, qu = 0, c = 0, cu = 0;
+				for (size_t i = 0; i < s->n; i++) {
+					const prof_result *x = &res[i];
+					if (x->outcome == PROF_NOT_APPLICABLE ||
+					    x->outcome == PROF_SHADOWED ||
+					    strcmp(x->req->profile ? x->req->profile : "?", prof[k]))
+						continue;
+					bool un = x->outcome == PROF_UNMET;
+					if (x->req->level == PROF_REQUIRE)
+						q++, qu += un;
+					else
+						c++, cu += un;
+				}
+				kf_strbuf_addf(&sb, "%-24s %8zu %6zu %11zu %12zu\n", prof[k], q, qu, c, cu);
+			}
+			kf_strbuf_addf(&sb, "%-24s %8zu %6zu %11zu %12zu\n", "total", nreq, unmet, nrec,
+				       unfollowed);
+		}
+		free(prof);
 		kf_strbuf_addf(&sb, "%s%s on %s%s%s: %zu requirement%s, %zu unmet; %zu recommendation%s, %zu not followed%s\n",
 			       cli_sgr(stdout, CLI_BOLD), config, kf_kver_format(kver, vb), arch ? " " : "", arch ? arch : "",
 			       nreq, nreq == 1 ? "" : "s", unmet, nrec, nrec == 1 ? "" : "s", unfollowed,
 			       cli_sgr(stdout, CLI_RESET));
-		if (s->kmin && (kver < s->kmin || (s->kmax && kver >= s->kmax))) {
+		/* a release's kernel range matters when the user put that
+		 * release and this config together; not for a config kfit
+		 * made, or profiles detection or memory chose */
+		if (user_chose && s->kmin && (kver < s->kmin || (s->kmax && kver >= s->kmax))) {
 			char lo[16], hi[16];
 			kf_strbuf_addf(&sb, "note: the distro profile ships kernels >=%s%s%s; this config is %s\n",
 				       kf_kver_format(s->kmin, lo), s->kmax ? " <" : "",
@@ -300,6 +402,9 @@ out:
 	prof_set_free(s);
 	prof_db_free(db);
 	free(defcfg);
+	free(cache);
+	kf_last_config_release(&last);
+	kf_detect_free(det);
 	profcli_release(&po);
 	return rc;
 }

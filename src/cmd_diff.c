@@ -5,6 +5,7 @@
  */
 #include "cli.h"
 #include "profcli.h"
+#include "kfit/build.h"
 #include "kfit/explain.h"
 #include "kfit/json.h"
 #include "kfit/dotconfig.h"
@@ -18,15 +19,18 @@
 #include <string.h>
 
 const char cmd_diff_usage[] =
-	"usage: kfit diff [-k TREE] [-a ARCH] [--json] A B\n"
+	"usage: kfit diff [-k TREE] [-a ARCH] [--stat] [--json] [A [B]]\n"
 	"\n"
 	"Show the options whose values differ between two .config files (plain,\n"
 	".gz or .xz): added, removed and changed, grouped by menu when a kernel\n"
-	"tree is given (-k), each with what gives it its value in B.\n"
+	"tree is given (-k), each with what gives it its value in B.  Without B:\n"
+	"what 'kfit generate' wrote last; without A either: the running kernel's\n"
+	"configuration (/proc/config.gz, else /boot/config-$(uname -r)).\n"
 	"\n"
 	"options:\n"
 	"  -k TREE   kernel tree: group by menu and explain every value of B\n"
 	"  -a ARCH   architecture for the tree (default x86_64)\n"
+	"  --stat    only the counts: added, removed, changed, per menu with -k\n"
 	"  --json    one JSON object: {\"a\":..., \"b\":..., \"changes\":[{\"symbol\",\n"
 	"            \"a\", \"b\", \"menu\", \"why\"}]} (docs/schema/diff.schema.json)\n"
 	"\n"
@@ -54,7 +58,9 @@ static bool same(const char *a, const char *b)
 int cmd_diff(int argc, char **argv)
 {
 	const char *tree_arg = NULL, *arch = "x86_64", *fa = NULL, *fb = NULL;
-	bool json = false;
+	bool json = false, stat = false;
+	char *run = NULL;
+	kf_last_config last = {0};
 	for (int i = 1; i < argc; i++) {
 		int miss = 0;
 		const char *v;
@@ -67,6 +73,8 @@ int cmd_diff(int argc, char **argv)
 			goto usage;
 		} else if (!strcmp(argv[i], "--json"))
 			json = true;
+		else if (!strcmp(argv[i], "--stat"))
+			stat = true;
 		else if (argv[i][0] == '-' && argv[i][1]) {
 			cli_unknown_option("diff", argv[i]);
 			goto usage;
@@ -80,8 +88,30 @@ int cmd_diff(int argc, char **argv)
 		}
 	}
 	if (!fb) {
-		cli_error("diff: two configuration files are needed");
-		goto usage;
+		/* B: what generate wrote last; A: the running kernel's */
+		kf_diags cd = KF_DIAGS_INIT;
+		char *cache = kf_cache_dir(&cd);
+		kf_diags_release(&cd);
+		int found = cache ? kf_last_config_lookup(cache, NULL, NULL, &last) : -1;
+		free(cache);
+		if (found < 0) {
+			cli_error("diff: no B given and no configuration made by 'kfit generate' "
+				  "to compare with");
+			goto usage;
+		}
+		fb = last.config;
+		if (!fa) {
+			run = cli_running_config();
+			if (!run) {
+				cli_error("diff: no A given and neither /proc/config.gz nor "
+					  "/boot/config-$(uname -r) exists");
+				kf_last_config_release(&last);
+				goto usage;
+			}
+			fa = run;
+		}
+		fprintf(stderr, "kfit: comparing %s with %s (what 'kfit generate' wrote last)\n",
+			fa, fb);
 	}
 
 	kf_diags d = KF_DIAGS_INIT;
@@ -158,6 +188,34 @@ int cmd_diff(int argc, char **argv)
 		kf_strbuf_addch(&sb, '\n');
 		fputs(sb.buf, stdout);
 		kf_strbuf_release(&sb);
+	} else if (stat) {
+		/* counts only: per menu (with -k), then the totals */
+		bool *done = kf_xcalloc(n ? n : 1, sizeof(bool));
+		size_t ta = 0, tr = 0, tc = 0;
+		for (size_t i = 0; i < n; i++) {
+			if (done[i])
+				continue;
+			const char *m = ch[i].menu;
+			size_t add = 0, rem = 0, chg = 0;
+			for (size_t k = i; k < n; k++) {
+				const char *mk = ch[k].menu;
+				if (done[k] || (t && !(m == mk || (m && mk && !strcmp(m, mk)))))
+					continue;
+				done[k] = true;
+				if (!ch[k].a)
+					add++;
+				else if (!ch[k].b)
+					rem++;
+				else
+					chg++;
+			}
+			if (t)
+				printf("%6zu  %s  (+%zu -%zu ~%zu)\n", add + rem + chg,
+				       m ? m : "(top level)", add, rem, chg);
+			ta += add, tr += rem, tc += chg;
+		}
+		free(done);
+		printf("%zu options differ: %zu added, %zu removed, %zu changed\n", n, ta, tr, tc);
 	} else {
 		/* group by menu, in order of first appearance */
 		bool *done = kf_xcalloc(n ? n : 1, sizeof(bool));
@@ -165,9 +223,15 @@ int cmd_diff(int argc, char **argv)
 			if (done[i])
 				continue;
 			const char *m = ch[i].menu;
-			if (t)
-				printf("%s%s:%s\n", cli_sgr(stdout, CLI_BOLD), m ? m : "(top level)",
-				       cli_sgr(stdout, CLI_RESET));
+			if (t) {
+				size_t cnt = 0;
+				for (size_t k = i; k < n; k++) {
+					const char *mk = ch[k].menu;
+					cnt += !done[k] && (m == mk || (m && mk && !strcmp(m, mk)));
+				}
+				printf("%s%s:%s  (%zu)\n", cli_sgr(stdout, CLI_BOLD),
+				       m ? m : "(top level)", cli_sgr(stdout, CLI_RESET), cnt);
+			}
 			for (size_t k = i; k < n; k++) {
 				if (done[k])
 					continue;
@@ -201,6 +265,8 @@ out:
 	kf_dotconfig_free(ca);
 	kf_dotconfig_free(cb);
 	kf_pipeline_release(&p);
+	kf_last_config_release(&last);
+	free(run);
 	return rc;
 usage:
 	cli_usage_short(cmd_diff_usage);

@@ -6,6 +6,7 @@
 #include "cli.h"
 #include "profcli.h"
 #include "kfit/detect.h"
+#include "kfit/build.h"
 #include "kfit/explain.h"
 #include "kfit/json.h"
 #include "kfit/pipeline.h"
@@ -45,7 +46,10 @@ const char cmd_generate_usage[] =
 	"  --initramfs yes|no whether the kernel boots with an initramfs; `no` makes\n"
 	"                     boot-critical drivers built in (default: the distro's)\n"
 	"  -o FILE            where to write (default: TREE/.config)\n"
-	"  --explain          print every change with its reason\n"
+	"  --explain          print each requirement that changed something, its\n"
+	"                     reasons and every change it made or pulled in\n"
+	"  --explain=requirements\n"
+	"                     only the requirement lines, with their counts\n"
 	"  --json             print the result as JSON (docs/schema/generate.schema.json)\n"
 	"  --verify           check the result with the tree's own make olddefconfig\n"
 	"  --force            write the best partial result even when requirements\n"
@@ -114,7 +118,10 @@ static void print_json(const kf_gen_result *r, const char *out, bool written,
 			kf_json_kstr(&j, "profile", c->req->profile);
 			kf_json_kstr(&j, "file", c->req->loc.file);
 			kf_json_kint(&j, "line", c->req->loc.line);
-			kf_json_kstr(&j, "reason", c->req->reason);
+			kf_strbuf rsn = KF_STRBUF_INIT;
+			prof_reason_oneline(c->req->reason, &rsn);
+			kf_json_kstr(&j, "reason", kf_strbuf_str(&rsn));
+			kf_strbuf_release(&rsn);
 			kf_json_end_object(&j);
 		}
 		if (c->path)
@@ -131,7 +138,10 @@ static void print_json(const kf_gen_result *r, const char *out, bool written,
 		kf_json_kstr(&j, "profile", q->profile);
 		kf_json_kstr(&j, "file", q->loc.file);
 		kf_json_kint(&j, "line", q->loc.line);
-		kf_json_kstr(&j, "reason", q->reason);
+		kf_strbuf rsn = KF_STRBUF_INIT;
+		prof_reason_oneline(q->reason, &rsn);
+		kf_json_kstr(&j, "reason", kf_strbuf_str(&rsn));
+		kf_strbuf_release(&rsn);
 		kf_json_kstr(&j, "blocked_by", r->unmet[i].chain);
 		kf_json_end_object(&j);
 	}
@@ -154,21 +164,133 @@ static void print_json(const kf_gen_result *r, const char *out, bool written,
 	kf_strbuf_release(&sb);
 }
 
-static void print_summary(const kf_gen_result *r, bool explain)
+enum { EXPLAIN_NONE, EXPLAIN_FULL, EXPLAIN_REQUIREMENTS };
+
+static const char *const groups[] = {"distro",   "init",	 "platform", "feature",
+				     "hardware", "base",	 "local",    "dependencies",
+				     NULL};
+
+/* Where a requirement comes from, for people: the profile file relative
+ * to the database, or the driver's Makefile line detection found. */
+static void req_where(const prof_db *db, const prof_req *q, kf_strbuf *sb)
 {
-	static const char *const groups[] = {"distro",   "init",	 "platform",
-					     "feature",  "hardware",	 "base",
-					     "local",    "dependencies", NULL};
-	size_t y = 0, m = 0;
-	for (size_t i = 0; i < r->nchanges; i++) {
-		if (!strcmp(r->changes[i].to, "y"))
-			y++;
-		else if (!strcmp(r->changes[i].to, "m"))
-			m++;
+	if (!q->loc.file || (!strcmp(q->loc.file, "detect") && q->loc.line <= 0)) {
+		kf_strbuf_addstr(sb, "detected");
+		return;
 	}
-	fprintf(stderr, "kfit: %s%zu options changed from the base (%zu =y, %zu =m); %zu requirements hold, %zu do not apply here%s\n",
-		cli_sgr(stderr, CLI_BOLD), r->nchanges, y, m, r->applied, r->notapplicable,
-		cli_sgr(stderr, CLI_RESET));
+	kf_strbuf_addstr(sb, prof_db_relpath(db, q->loc.file));
+	if (q->loc.line > 0)
+		kf_strbuf_addf(sb, ":%d", q->loc.line);
+}
+
+/* The change group of a requirement: the group its own changes carry. */
+static const char *req_group(const kf_gen_result *r, const prof_req *q)
+{
+	for (size_t i = 0; i < r->nchanges; i++)
+		if (r->changes[i].req == q && strcmp(r->changes[i].group, "dependencies"))
+			return r->changes[i].group;
+	return "dependencies";
+}
+
+/* --explain: each requirement that changed something, with its reasons
+ * wrapped to the terminal, then every change it made or pulled in
+ * (indented), in the order of the summary's groups; changes nothing
+ * traces to a requirement come last.  EXPLAIN_REQUIREMENTS prints the
+ * requirement lines only. */
+static void print_explain(const kf_gen_result *r, kc_tree *t, const prof_db *db, int mode)
+{
+	size_t n = r->nchanges;
+	const prof_req **owner = kf_xcalloc(n ? n : 1, sizeof(*owner));
+	kf_explain_owners(t, r, owner);
+	bool *done = kf_xcalloc(n ? n : 1, sizeof(bool));
+	int width = cli_text_width(stdout);
+	kf_strbuf sb = KF_STRBUF_INIT;
+	for (int g = 0; groups[g]; g++) {
+		for (size_t i = 0; i < n; i++) {
+			const prof_req *q = owner[i];
+			if (done[i] || !q || strcmp(req_group(r, q), groups[g]))
+				continue;
+			size_t cnt = 0;
+			for (size_t k = i; k < n; k++)
+				cnt += owner[k] == q;
+			kf_strbuf_reset(&sb);
+			kf_strbuf_addf(&sb, "%s%s %s %s%s  (", cli_sgr(stdout, CLI_BOLD),
+				       q->profile ? q->profile : "?",
+				       q->level == PROF_REQUIRE ? "requires" : "recommends",
+				       prof_req_expr(r->arena, q), cli_sgr(stdout, CLI_RESET));
+			req_where(db, q, &sb);
+			kf_strbuf_addf(&sb, "; %zu change%s)\n", cnt, cnt == 1 ? "" : "s");
+			fputs(sb.buf, stdout);
+			if (mode == EXPLAIN_FULL) {
+				kf_strbuf_reset(&sb);
+				cli_wrap(&sb, q->reason ? q->reason : "", 4, 4, width);
+				fputs(sb.buf, stdout);
+			}
+			for (size_t k = i; k < n; k++) {
+				if (owner[k] != q)
+					continue;
+				done[k] = true;
+				if (mode != EXPLAIN_FULL)
+					continue;
+				const kf_change *c = &r->changes[k];
+				kf_strbuf_reset(&sb);
+				kf_strbuf_addf(&sb, "CONFIG_%s: %s -> %s", c->sym, c->from, c->to);
+				/* how it followed: from another change, along a
+				 * dependency path, or (its own symbol, which no
+				 * answer set) through a select or a default */
+				if (c->req != q || !c->path || strchr(c->path, ' ')) {
+					kf_strbuf_addstr(&sb, " (");
+					if (c->req == q && c->path)
+						kf_strbuf_addstr(&sb, c->path);
+					else
+						kf_why_line(t, kc_sym_find(t, c->sym), &sb);
+					kf_strbuf_addch(&sb, ')');
+				}
+				char *line = kf_strbuf_detach(&sb);
+				cli_wrap(&sb, line, 2, 6, width);
+				free(line);
+				fputs(sb.buf, stdout);
+			}
+		}
+	}
+	size_t rest = 0;
+	for (size_t i = 0; i < n; i++)
+		rest += !done[i];
+	if (rest) {
+		printf("%sother changes%s  (%zu: what the kernel's own rules changed with them)\n",
+		       cli_sgr(stdout, CLI_BOLD), cli_sgr(stdout, CLI_RESET), rest);
+		for (size_t i = 0; mode == EXPLAIN_FULL && i < n; i++) {
+			if (done[i])
+				continue;
+			const kf_change *c = &r->changes[i];
+			char *line = kf_xasprintf("CONFIG_%s: %s -> %s (%s)", c->sym, c->from, c->to, c->why);
+			kf_strbuf_reset(&sb);
+			cli_wrap(&sb, line, 2, 6, width);
+			free(line);
+			fputs(sb.buf, stdout);
+		}
+	}
+	kf_strbuf_release(&sb);
+	free(done);
+	free(owner);
+}
+
+static void print_summary(const kf_gen_result *r, kc_tree *t, const prof_db *db, int explain)
+{
+	size_t y = 0, m = 0, off = 0;
+	for (size_t i = 0; i < r->nchanges; i++) {
+		const char *to = r->changes[i].to;
+		if (!strcmp(to, "y"))
+			y++;
+		else if (!strcmp(to, "m"))
+			m++;
+		else if (!strcmp(to, "n") || !strcmp(to, "absent"))
+			off++;
+	}
+	size_t vals = r->nchanges - y - m - off;
+	fprintf(stderr, "kfit: %s%zu options changed from the base (%zu =y, %zu =m, %zu off, %zu value%s); %zu requirements hold, %zu do not apply here%s\n",
+		cli_sgr(stderr, CLI_BOLD), r->nchanges, y, m, off, vals, vals == 1 ? "" : "s",
+		r->applied, r->notapplicable, cli_sgr(stderr, CLI_RESET));
 	for (int g = 0; groups[g]; g++) {
 		size_t n = 0;
 		for (size_t i = 0; i < r->nchanges; i++)
@@ -177,13 +299,8 @@ static void print_summary(const kf_gen_result *r, bool explain)
 		if (n)
 			fprintf(stderr, "  %-13s %zu\n", groups[g], n);
 	}
-	if (explain) {
-		for (size_t i = 0; i < r->nchanges; i++) {
-			const kf_change *c = &r->changes[i];
-			printf("CONFIG_%s: %s -> %s  [%s] %s\n", c->sym, c->from, c->to,
-			       c->group, c->why);
-		}
-	}
+	if (explain != EXPLAIN_NONE)
+		print_explain(r, t, db, explain);
 	for (size_t i = 0; i < r->nskipped; i++) {
 		const prof_req *q = r->skipped[i].req;
 		if (q->soft)
@@ -207,7 +324,8 @@ int cmd_generate(int argc, char **argv)
 {
 	const char *tree_arg = NULL, *arch = NULL, *base = NULL, *out = NULL;
 	const char *initramfs = NULL;
-	bool explain = false, json = false, do_verify = false, force = false;
+	int explain = EXPLAIN_NONE;
+	bool json = false, do_verify = false, force = false;
 	bool check_minimal = false, detect = false;
 	const char *root = NULL;
 	profcli_opts po;
@@ -241,8 +359,14 @@ int cmd_generate(int argc, char **argv)
 		} else if (miss) {
 			cli_error("generate: %s needs a value", argv[i]);
 			goto usage_out;
-		} else if (!strcmp(argv[i], "--explain"))
-			explain = true;
+		} else if (!strcmp(argv[i], "--explain") || !strcmp(argv[i], "--explain=all"))
+			explain = EXPLAIN_FULL;
+		else if (!strcmp(argv[i], "--explain=requirements"))
+			explain = EXPLAIN_REQUIREMENTS;
+		else if (!strncmp(argv[i], "--explain=", 10)) {
+			cli_error("generate: --explain= takes all or requirements, not '%s'", argv[i] + 10);
+			goto usage_out;
+		}
 		else if (!strcmp(argv[i], "--json"))
 			json = true;
 		else if (!strcmp(argv[i], "--verify"))
@@ -253,7 +377,11 @@ int cmd_generate(int argc, char **argv)
 			check_minimal = true;
 		else if (!strcmp(argv[i], "--detect"))
 			detect = true;
-		else {
+		else if (argv[i][0] != '-') {
+			cli_error("generate: unexpected argument '%s' (a profile is given as -p %s)",
+				  argv[i], argv[i]);
+			goto usage_out;
+		} else {
 			cli_unknown_option("generate", argv[i]);
 			goto usage_out;
 		}
@@ -277,6 +405,7 @@ int cmd_generate(int argc, char **argv)
 	if (!arch)
 		arch = cli_machine_arch();
 
+	po.root = root;
 	prof_db *db = profcli_load(&po);
 	if (!db) {
 		profcli_release(&po);
@@ -325,7 +454,7 @@ int cmd_generate(int argc, char **argv)
 	if (json)
 		print_json(&p.res, p.dest, write, p.base, p.set);
 	else
-		print_summary(&p.res, explain);
+		print_summary(&p.res, p.t, db, explain);
 	if (write && !json) {
 		fprintf(stderr, "kfit: configuration written to %s\n", p.dest);
 		struct stat st;
@@ -469,7 +598,18 @@ int cmd_why(int argc, char **argv)
 		goto out;
 	if (db && kf_pipeline_requirements(&p, &d) < 0)
 		goto out;
-	cfg = config ? kf_xstrdup(config) : kf_xasprintf("%s/.config", p.tree);
+	kf_last_config last;
+	if (config)
+		cfg = kf_xstrdup(config);
+	else if (p.cache && kf_last_config_lookup(p.cache, p.tree, arch, &last) == 0) {
+		/* what generate wrote last for this tree, as build uses it */
+		fprintf(stderr, "kfit: explaining %s (what 'kfit generate' wrote last for this tree)\n",
+			last.config);
+		cfg = last.config;
+		last.config = NULL;
+		kf_last_config_release(&last);
+	} else
+		cfg = kf_xasprintf("%s/.config", p.tree);
 	if (kf_pipeline_read_config(&p, cfg, &d) < 0)
 		goto out;
 	kf_strbuf out = KF_STRBUF_INIT;
@@ -492,6 +632,8 @@ out:
 	for (size_t i = 0; i < d.n; i++)
 		if (d.v[i].sev != KF_NOTE) {
 			kf_strbuf sb = KF_STRBUF_INIT;
+			if (!d.v[i].file && !d.v[i].raw)
+				kf_strbuf_addstr(&sb, "kfit: ");
 			kf_diag_format(&d.v[i], &sb);
 			fprintf(stderr, "%s\n", sb.buf);
 			kf_strbuf_release(&sb);

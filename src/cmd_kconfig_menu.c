@@ -130,12 +130,43 @@ static void ktext(kf_strbuf *sb, const char *s)
 		kf_strbuf_addch(sb, ktext_char((unsigned char)*s));
 }
 
-/* Kconfig comment text: one line. */
+/* Kconfig comment text: one comment per paragraph (a reason line of the
+ * profile), each wrapped at 78 columns with its continuation lines
+ * indented, so that several reasons never run together. */
 static void kcomment(kf_strbuf *sb, const char *indent, const char *s)
 {
-	kf_strbuf_addf(sb, "%s# ", indent);
-	ktext(sb, s);
-	kf_strbuf_addch(sb, '\n');
+	enum { WIDTH = 78 };
+	int base = indent[0] == '\t' ? 8 : 0;
+	for (const char *p = s ? s : ""; ; ) {
+		const char *nl = strchr(p, '\n');
+		const char *end = nl ? nl : p + strlen(p);
+		kf_strbuf_addf(sb, "%s#", indent);
+		int col = base + 1;
+		bool first = true;
+		while (p < end) {
+			while (p < end && *p == ' ')
+				p++;
+			const char *w = p;
+			while (p < end && *p != ' ')
+				p++;
+			if (w == p)
+				break;
+			int wl = (int)(p - w);
+			if (!first && col + 1 + wl > WIDTH) {
+				kf_strbuf_addf(sb, "\n%s#  ", indent);
+				col = base + 3;
+			}
+			kf_strbuf_addch(sb, ' ');
+			for (const char *c = w; c < p; c++)
+				kf_strbuf_addch(sb, ktext_char((unsigned char)*c));
+			col += 1 + wl;
+			first = false;
+		}
+		kf_strbuf_addch(sb, '\n');
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
 }
 
 /* A number a profile gave (validated by the profile parser); anything
@@ -184,7 +215,8 @@ static int compute_item(struct item *it, prof_db *db, kc_tree *t,
 		if (on && kf_sym_selectable(t, c->sym)) {
 			if (c->path && strchr(c->path, ' '))
 				kcomment(&it->selects, "\t", kf_arena_printf(res.arena, "%s (%s:%d)",
-						c->path, c->req->loc.file ? c->req->loc.file : "?",
+						c->path, c->req->loc.file ?
+						prof_db_relpath(db, c->req->loc.file) : "?",
 						c->req->loc.line));
 			else
 				kcomment(&it->selects, "\t", why);

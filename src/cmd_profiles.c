@@ -124,7 +124,10 @@ static void json_req(kf_json *j, const prof_db *db, const prof_set *s, const pro
 	kf_json_kstrs(j, "arch", r->cond.arch, r->cond.narch);
 	kf_json_kstr(j, "if", r->cond.if_sym);
 	kf_json_end_object(j);
-	kf_json_kstr(j, "reason", r->reason);
+	kf_strbuf rsn = KF_STRBUF_INIT;
+	prof_reason_oneline(r->reason, &rsn);
+	kf_json_kstr(j, "reason", kf_strbuf_str(&rsn));
+	kf_strbuf_release(&rsn);
 	kf_json_kstrs(j, "sources", r->sources, r->nsources);
 	kf_json_kstr(j, "file", r->loc.file);
 	kf_json_kint(j, "line", r->loc.line);
@@ -262,7 +265,12 @@ static int show_profiles(prof_db *db, profcli_opts *po, uint32_t kver, const cha
 			kf_strbuf_addf(&sb, "  boot-critical: wanted %s (initramfs: %s)\n",
 				       prof_alt_wanted(s->arena, &r->alts[0], true, s->initramfs),
 				       s->initramfs == PROF_INITRAMFS_NO ? "no" : "yes");
-		kf_strbuf_addf(&sb, "  reason: %s\n", r->reason);
+		for (const char *p = r->reason ? r->reason : "", *nl; *p; p = nl + !!*nl) {
+			nl = strchr(p, '\n');
+			if (!nl)
+				nl = p + strlen(p);
+			kf_strbuf_addf(&sb, "  reason: %.*s\n", (int)(nl - p), p);
+		}
 		for (size_t k = 0; k < r->nsources; k++)
 			kf_strbuf_addf(&sb, "  source: %s\n", r->sources[k]);
 		kf_strbuf_addf(&sb, "  from: %s:%d (", r->loc.file, r->loc.line);

@@ -59,6 +59,13 @@ static void option_line(const char *p, size_t len, FILE *f)
 		const char *s = p;
 		while (p < end && *p != ' ' && *p != ',' && *p != '=')
 			p++;
+		if (p < end && *p == '=') {
+			const char *a = p + 1, *e = a;
+			while (e < end && *e != ' ' && *e != ',')
+				e++;
+			if (!is_arg_token(a, (size_t)(e - a)))
+				p = e; /* --explain=requirements: one literal flag */
+		}
 		flags[nflags] = s;
 		flen[nflags++] = (size_t)(p - s);
 		if (p < end && *p == '=') { /* --color=WHEN */

@@ -50,6 +50,9 @@ void cli_print_diags(const kf_diags *d)
 	kf_strbuf sb = KF_STRBUF_INIT;
 	for (size_t i = 0; i < d->n; i++) {
 		kf_strbuf_reset(&sb);
+		/* one error format: FILE:LINE:COL: for input, else kfit: */
+		if (!d->v[i].file && !d->v[i].raw)
+			kf_strbuf_addstr(&sb, "kfit: ");
 		kf_diag_format(&d->v[i], &sb);
 		fprintf(stderr, "%s\n", kf_strbuf_str(&sb));
 	}

@@ -6,6 +6,7 @@
  */
 #include "profcli.h"
 #include "cli.h"
+#include "kfit/detect.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -109,6 +110,39 @@ static char *default_dir(void)
 	return NULL;
 }
 
+/*
+ * -p FAMILY without a version ("systemd", "ubuntu"): the machine's own
+ * release when it runs that family (detected under root), else the newest
+ * the database knows, said on stderr.  Any other name is returned as it
+ * is.  The detection runs once, without devices, and is kept in *det.
+ */
+static const char *family_release(prof_db *db, const char *name, const char *root,
+				  kf_detect **det)
+{
+	long param;
+	const char *newest;
+	if (prof_db_find(db, name, &param, NULL) || !(newest = prof_db_newest(db, name)))
+		return name;
+	if (!*det) {
+		kf_diags dd = KF_DIAGS_INIT;
+		kf_detect_opts dop = {.root = root ? root : "/", .db = db};
+		*det = kf_detect_run(&dop, &dd);
+		kf_diags_release(&dd);
+	}
+	const char *mine = NULL;
+	size_t l = strlen(name);
+	for (size_t i = 0; *det && i < (*det)->nprofiles; i++) {
+		const char *pn = (*det)->profiles[i].name;
+		if (!strncmp(pn, name, l) && pn[l] == '-' && prof_db_find(db, pn, &param, NULL))
+			mine = pn;
+	}
+	const char *pick = mine ? prof_db_intern(db, mine) : newest;
+	fprintf(stderr, "kfit: -p %s means %s (%s); name a version to choose another\n", name,
+		pick, mine ? root ? "detected in the snapshot" : "detected on this machine"
+			   : "the newest kfit knows");
+	return pick;
+}
+
 prof_db *profcli_load(profcli_opts *o)
 {
 	kf_diags d = KF_DIAGS_INIT;
@@ -137,6 +171,7 @@ prof_db *profcli_load(profcli_opts *o)
 	for (size_t i = 0; i < o->nlocals; i++)
 		prof_db_add_file(db, o->locals[i], &d);
 	/* -p FILE: load it and use every profile it defines */
+	kf_detect *det = NULL;
 	const char **names = NULL;
 	size_t n = 0, alloc = 0;
 	for (size_t i = 0; i < o->nnames; i++) {
@@ -150,7 +185,7 @@ prof_db *profcli_load(profcli_opts *o)
 		}
 		if (!names_file(o->names[i])) {
 			KF_GROW(names, n + 1, alloc);
-			names[n++] = o->names[i];
+			names[n++] = family_release(db, o->names[i], o->root, &det);
 			continue;
 		}
 		if (prof_db_add_file(db, o->names[i], &d) < 0)
@@ -173,6 +208,7 @@ prof_db *profcli_load(profcli_opts *o)
 	cli_print_diags(&d);
 	size_t nerr = d.nerr;
 	kf_diags_release(&d);
+	kf_detect_free(det);
 	if (nerr) {
 		prof_db_free(db);
 		return NULL;

@@ -18,6 +18,9 @@ typedef struct profcli_opts {
 	const char **names;   /* -p NAME in order (files expanded at load) */
 	size_t nnames;        /* how many */
 	size_t namealloc;     /* capacity of names */
+	const char *root;     /* where a bare family name (-p systemd) looks
+				 for the machine's own version: --root DIR,
+				 or NULL for "/" */
 } profcli_opts;
 
 /*

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -83,4 +84,61 @@ void cli_put_text(const char *s, FILE *f)
 		else
 			fputc(*p, f);
 	}
+}
+
+int cli_text_width(FILE *f)
+{
+	struct winsize ws;
+	if (isatty(fileno(f)) && ioctl(fileno(f), TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 40)
+		return ws.ws_col;
+	const char *c = getenv("COLUMNS");
+	long v = c ? strtol(c, NULL, 10) : 0;
+	return v >= 40 && v <= 1000 ? (int)v : 80;
+}
+
+void cli_wrap(kf_strbuf *sb, const char *text, int indent, int cont, int width)
+{
+	for (const char *p = text;;) {
+		const char *nl = strchr(p, '\n');
+		const char *end = nl ? nl : p + strlen(p);
+		kf_strbuf_addf(sb, "%*s", indent, "");
+		int col = indent;
+		bool first = true;
+		while (p < end) {
+			const char *w = p;
+			while (p < end && *p != ' ')
+				p++;
+			int wl = (int)(p - w);
+			if (!first && col + 1 + wl > width) {
+				kf_strbuf_addf(sb, "\n%*s", cont, "");
+				col = cont;
+			} else if (!first) {
+				kf_strbuf_addch(sb, ' ');
+				col++;
+			}
+			kf_strbuf_add(sb, w, (size_t)wl);
+			col += wl;
+			first = false;
+			while (p < end && *p == ' ')
+				p++;
+		}
+		kf_strbuf_addch(sb, '\n');
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
+}
+
+char *cli_running_config(void)
+{
+	if (kf_exists("/proc/config.gz"))
+		return kf_xstrdup("/proc/config.gz");
+	struct utsname u;
+	if (uname(&u) == 0) {
+		char *p = kf_xasprintf("/boot/config-%s", u.release);
+		if (kf_exists(p))
+			return p;
+		free(p);
+	}
+	return NULL;
 }

@@ -94,17 +94,28 @@ size_t kf_build_count_objects(const char *tree, const char *srcarch,
 bool kf_build_line_is_object(const char *line);
 
 /*
- * The configuration kfit generated last for a tree and ARCH, remembered
- * in CACHE/last/ so that build, why, check and diff can use it without
- * -c.  profiles is the space-separated list of profile names it was
- * generated with (the distribution among them decides the package
- * format).  record returns 0 or -1 with an error in d; lookup returns 0
- * and malloc'd strings (profiles may be NULL), or -1 when none is
- * remembered or the remembered file is gone (no error added).
+ * The configuration kfit generated last, remembered in CACHE/last/ so
+ * that build, why, check and diff can use it without -c: one record per
+ * tree and ARCH, and one for the latest generation of any tree.
  */
+typedef struct kf_last_config {
+	char *config;   /* absolute path of the .config written */
+	char *profiles; /* space-separated profile names it was generated
+			   with (the distribution among them decides the
+			   package format), or NULL */
+	char *tree;     /* the tree it was generated for, or NULL */
+	char *arch;     /* its ARCH, or NULL */
+} kf_last_config;
+
+/* Remember CONFIG as generated for TREE and ARCH.  0, or -1 with an
+ * error in d. */
 int kf_last_config_record(const char *cache, const char *tree, const char *arch,
 			  const char *config, const char *profiles, kf_diags *d);
+/* What was generated last for TREE and ARCH, or (tree NULL) the latest
+ * generation of any tree.  0 and malloc'd strings in *out, or -1 when
+ * none is remembered or the remembered file is gone. */
 int kf_last_config_lookup(const char *cache, const char *tree, const char *arch,
-			  char **config, char **profiles);
+			  kf_last_config *out);
+void kf_last_config_release(kf_last_config *lc);
 
 #endif

@@ -7,6 +7,7 @@
 #define KFIT_EXPLAIN_H
 
 #include "kfit/kconfig.h"
+#include "kfit/solve.h"
 #include "kfit/util.h"
 
 /*
@@ -23,5 +24,15 @@ int kf_why_short(kc_tree *t, const char *sym, kf_strbuf *why, const char **menu)
 
 /* The same line for a symbol in hand (the resolver's explanations). */
 void kf_why_line(kc_tree *t, kc_sym *s, kf_strbuf *out);
+
+/*
+ * For each change of a generation (res->changes, in order), the
+ * requirement it serves: its own (changes[i].req), or for a change that
+ * followed from others (a select, an imply, a default, a dependency) the
+ * requirement of a changed symbol it follows from.  owner has
+ * res->nchanges slots; a slot stays NULL when nothing traces it.  The
+ * tree must hold the generation's result.
+ */
+void kf_explain_owners(kc_tree *t, const kf_gen_result *res, const prof_req **owner);
 
 #endif

@@ -85,7 +85,9 @@ typedef struct prof_req {
 	bool boot;             /* boot-critical: y without initramfs, y/m with */
 	bool override;         /* written as `override`: replaces inherited ones */
 	prof_cond cond;        /* kernel range, arch, if-symbol */
-	const char *reason;    /* who needs it and what breaks without it */
+	const char *reason;    /* who needs it and what breaks without it; one
+				  paragraph per `reason` line, separated by
+				  '\n' (prof_reason_oneline joins them) */
 	const char **sources;  /* documents backing the reason */
 	size_t nsources;       /* how many sources */
 	prof_loc loc;          /* where the statement starts */
@@ -169,8 +171,14 @@ int prof_db_add_file(prof_db *db, const char *path, kf_diags *d);
 /* Parse text as if read from name (tests, stdin). */
 int prof_db_add_text(prof_db *db, const char *name, const char *text,
 		     size_t len, kf_diags *d);
-/* Add every *.kfit under dir (sorted, recursively).  Returns 0 or -1. */
+/* Add every *.kfit under dir (sorted, recursively).  Returns 0 or -1.
+ * The first directory added is the database's root (prof_db_relpath). */
 int prof_db_add_dir(prof_db *db, const char *dir, kf_diags *d);
+/* FILE relative to the database's root ("init/systemd.kfit") when it is
+ * below it, else FILE itself: locations for text others read. */
+const char *prof_db_relpath(const prof_db *db, const char *file);
+/* A reason on one line: its paragraphs joined with "; ", appended to sb. */
+void prof_reason_oneline(const char *reason, kf_strbuf *sb);
 /* Profiles in load order. */
 size_t prof_db_count(const prof_db *db);
 const prof_profile *prof_db_get(const prof_db *db, size_t i);
@@ -196,6 +204,17 @@ const prof_profile *prof_db_find(const prof_db *db, const char *name,
  * it; NULL when there is none or NAME is not FAMILY-VERSION.
  */
 const char *prof_db_nearest(const prof_db *db, const char *name, bool older);
+
+/*
+ * The newest release the database knows of FAMILY ("ubuntu" ->
+ * "ubuntu-26.04"), or for a template's stem the newest version a profile
+ * names ("systemd" -> the newest systemd-N a distribution uses); NULL when
+ * FAMILY is neither.
+ */
+const char *prof_db_newest(const prof_db *db, const char *family);
+
+/* A copy of s that lives as long as the database. */
+const char *prof_db_intern(prof_db *db, const char *s);
 
 /* ---- flattening ---- */
 /*

@@ -82,21 +82,29 @@ else
 			sample+=("$d")
 		fi
 	done
-	distros=("${sample[@]}")
+	# at most 12 cases (each runs the kernel's make olddefconfig): a
+	# sample spread evenly over those releases; make check-full has all
+	max=12
+	distros=()
+	ns=${#sample[@]}
+	if [ "$ns" -le $max ]; then
+		distros=("${sample[@]}")
+	else
+		for ((k = 0; k < max; k++)); do distros+=("${sample[$((k * ns / max))]}"); done
+	fi
 	# every sampled distro once, alternating trees and bases; platforms and
-	# features ride along, so every profile appears at least once
+	# features ride along (as many per case as it takes), so every
+	# platform and feature profile appears at least once
 	i=0
 	np=${#platforms[@]}
 	nf=${#features[@]}
+	nd=${#distros[@]}
 	for d in "${distros[@]}"; do
 		v=$([ $((i % 2)) -eq 0 ] && echo 6.12 || echo 6.1)
 		b=$([ $((i % 4)) -lt 2 ] && echo allnoconfig || echo defconfig)
 		extra=()
-		[ $i -lt "$np" ] && extra+=("${platforms[$i]}")
-		[ $i -lt "$nf" ] && extra+=("${features[$i]}")
-		# features past the number of distros: two per case
-		k=$((i + ${#distros[@]}))
-		[ $k -lt "$nf" ] && extra+=("${features[$k]}")
+		for ((k = i; k < np; k += nd)); do extra+=("${platforms[$k]}"); done
+		for ((k = i; k < nf; k += nd)); do extra+=("${features[$k]}"); done
 		name="$v-$b-$d"
 		for e in "${extra[@]}"; do name+="+$e"; done
 		add "$name" "$v" "$b" "$d" "${extra[@]}"

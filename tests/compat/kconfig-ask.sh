@@ -121,11 +121,16 @@ for v in 5.10 6.1 6.12 7.3; do
 	# every 40th line deleted: a few hundred options are new
 	del=$W/del-$v.config
 	[ -f "$cfg" ] && xz -dc "$cfg" | awk 'NR % 40 != 7' >"$del"
-	add_case "$v-oldconfig-newlines" "$v" oldconfig "$del" newlines
+	# make check: the seeded random answers on every tree, every mode
+	# on the newest (an oldaskconfig asks every visible option, some
+	# minutes of the kernel's conf); make check-full: every mode everywhere
 	add_case "$v-oldconfig-random" "$v" oldconfig "$del" random:1
-	add_case "$v-helpnewconfig" "$v" helpnewconfig "$del" newlines
+	if [ -n "$FULL" ] || [ "$v" = 7.3 ]; then
+		add_case "$v-oldconfig-newlines" "$v" oldconfig "$del" newlines
+		add_case "$v-helpnewconfig" "$v" helpnewconfig "$del" newlines
+		add_case "$v-config-newlines" "$v" config "$cfg" newlines
+	fi
 	[ -n "$FULL" ] && add_case "$v-oldconfig-random2" "$v" oldconfig "$del" random:2
-	add_case "$v-config-newlines" "$v" config "$cfg" newlines
 done
 
 running=0
