@@ -1007,17 +1007,9 @@ static kf_hwreq *hw_add(dctx *c, const char *sym, kf_hw_want want, kf_hw_level l
 {
 	kf_detect *det = c->det;
 	kf_hwreq *h = hw_find(det, sym);
-	if (h && h->want == KF_HW_OFF && want != KF_HW_OFF) {
-		/* a device needs what the machine otherwise does not */
-		memset(h, 0, sizeof(*h));
-		h->symbol = kf_arena_strdup(c->a, sym);
-		h->want = want;
-		h->level = level;
-		h->boot = boot;
-		h->reason = kf_arena_strdup(c->a, reason);
-		return h;
-	}
-	if (h) {
+	/* a device needs what the machine otherwise does not: start afresh */
+	bool fresh = h && h->want == KF_HW_OFF && want != KF_HW_OFF;
+	if (h && !fresh) {
 		if (boot)
 			h->boot = true;
 		if (level == KF_HW_REQUIRE)
@@ -1026,8 +1018,10 @@ static kf_hwreq *hw_add(dctx *c, const char *sym, kf_hw_want want, kf_hw_level l
 			h->want = KF_HW_BUILTIN;
 		return h;
 	}
-	KF_GROW(det->hw, det->nhw + 1, det->hwalloc);
-	h = &det->hw[det->nhw++];
+	if (!fresh) {
+		KF_GROW(det->hw, det->nhw + 1, det->hwalloc);
+		h = &det->hw[det->nhw++];
+	}
 	memset(h, 0, sizeof(*h));
 	h->symbol = kf_arena_strdup(c->a, sym);
 	h->want = want;
