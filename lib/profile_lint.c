@@ -6,6 +6,7 @@
  */
 #include "profile_internal.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -67,6 +68,108 @@ static void lint_sources(const prof_db *db, kf_diags *out)
 					    db->renames[i].loc.line, db->renames[i].loc.col,
 					    "source '%s' is not a URL or a document path",
 					    db->renames[i].sources[k]);
+}
+
+/*
+ * Words in a reason that describe the other level: a `require` is for what
+ * fails to boot or loses a core function, a `recommend` for what degrades,
+ * warns or falls back (docs/profiles.md, "Rules the data follows").
+ */
+static const char *const require_contradictions[] = {
+	"falls back", "fall back", "falling back", "ignores", "ignoring", "ignored",
+	"optional", "degrades", "degraded", "still works", "only recommended", NULL,
+};
+static const char *const recommend_contradictions[] = {
+	"fails to boot", "fail to boot", "cannot boot", "does not boot", "boot fails",
+	"cannot mount", "will fail to work", NULL,
+};
+/* A reason states the userspace need in a document's words, not ours. */
+static const char *const own_tools[] = {"kfit", "make e2e", "e2e", NULL};
+
+/* Part of a word or a file name ("renames.kfit" is no mention of kfit). */
+static bool word_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '_' || c == '-' || c == '/';
+}
+
+/* First case-insensitive whole-word occurrence of w in s, or NULL. */
+static const char *find_word(const char *s, const char *w)
+{
+	size_t n = strlen(w);
+	for (const char *p = s; *p; p++) {
+		if (strncasecmp(p, w, n))
+			continue;
+		bool left = p == s || !(word_char(p[-1]) || p[-1] == '.');
+		bool right = !word_char(p[n]) && !(p[n] == '.' && word_char(p[n + 1]));
+		if (left && right)
+			return p;
+	}
+	return NULL;
+}
+
+/* Where in the file the reason text at off (in r->reason) is. */
+static prof_loc reason_loc_at(const prof_req *r, size_t off)
+{
+	size_t para = 0, start = 0;
+	for (size_t i = 0; i < off; i++)
+		if (r->reason[i] == '\n') {
+			para++;
+			start = i + 1;
+		}
+	if (para >= r->nreason_locs)
+		return r->loc;
+	prof_loc l = r->reason_locs[para];
+	l.col += (int)(off - start);
+	return l;
+}
+
+/* The first word of list in r's reason: its offset, or -1. */
+static long first_word(const prof_req *r, const char *const *list, const char **which)
+{
+	long best = -1;
+	for (size_t k = 0; list[k]; k++) {
+		const char *p = find_word(r->reason, list[k]);
+		if (p && (best < 0 || p - r->reason < best)) {
+			best = p - r->reason;
+			*which = list[k];
+		}
+	}
+	return best;
+}
+
+/* Reasons that contradict their level, or that cite kfit's own tools. */
+static void lint_words(prof_db *db, kf_diags *out)
+{
+	for (size_t i = 0; i < db->n; i++) {
+		const prof_profile *p = db->profs[i];
+		for (size_t s = 0; s < p->nstmts; s++) {
+			const prof_stmt *st = &p->stmts[s];
+			if (st->kind != PROF_ST_REQ || !st->req->reason)
+				continue;
+			const prof_req *r = st->req;
+			const char *w = NULL;
+			long off = first_word(r, own_tools, &w);
+			if (off >= 0) {
+				prof_loc l = reason_loc_at(r, (size_t)off);
+				kf_diag_add(out, KF_ERROR, l.file, l.line, l.col,
+					    "%s %s: the reason cites kfit's own tools ('%s'); state the "
+					    "userspace need in the words of a document",
+					    prof_level_name(r->level), prof_req_expr(db->arena, r), w);
+			}
+			if (r->reviewed)
+				continue;
+			bool req = r->level == PROF_REQUIRE;
+			off = first_word(r, req ? require_contradictions : recommend_contradictions, &w);
+			if (off < 0)
+				continue;
+			prof_loc l = reason_loc_at(r, (size_t)off);
+			kf_diag_add(out, KF_ERROR, l.file, l.line, l.col,
+				    "%s %s: the reason says '%s', words of a %s (change the level, "
+				    "reword the reason, or say why it stands with 'reviewed TEXT')",
+				    prof_level_name(r->level), prof_req_expr(db->arena, r), w,
+				    req ? "recommend" : "require");
+		}
+	}
 }
 
 /* Distro profiles say what they run, directly or through inherit. */
@@ -150,6 +253,7 @@ size_t prof_lint(prof_db *db, const prof_lint_tree *trees, size_t ntrees, kf_dia
 {
 	kf_diags all = KF_DIAGS_INIT;
 	lint_sources(db, &all);
+	lint_words(db, &all);
 	for (size_t i = 0; i < db->n; i++) {
 		const prof_profile *p = db->profs[i];
 		/* templates: the first version and every boundary in their ranges */

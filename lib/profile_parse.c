@@ -63,6 +63,8 @@ typedef struct pstate {
 	bool att_need_source;     /* source mandatory */
 	const char *att_what;     /* "requirement", "drop", "rename" */
 	bool att_skip;            /* the statement failed: ignore its attributes */
+	prof_req *att_req;        /* the requirement attributes attach to, or NULL */
+	size_t att_rlalloc;       /* capacity of att_req->reason_locs */
 } pstate;
 
 static void perr(pstate *ps, int col, const char *fmt, ...) KF_PRINTF(3, 4);
@@ -436,6 +438,7 @@ static void attach_close(pstate *ps)
 	ps->att_reason = NULL;
 	ps->att_sources = NULL;
 	ps->att_nsources = NULL;
+	ps->att_req = NULL;
 }
 
 static void attach_open(pstate *ps, const char **reason, const char ***sources,
@@ -450,6 +453,8 @@ static void attach_open(pstate *ps, const char **reason, const char ***sources,
 	ps->att_need_source = need_source;
 	ps->att_what = what;
 	ps->att_loc = (prof_loc){ps->file, ps->line, col};
+	ps->att_req = NULL;
+	ps->att_rlalloc = 0;
 }
 
 static prof_stmt *new_stmt(pstate *ps, prof_stmt_kind k, int col)
@@ -520,6 +525,7 @@ static void parse_req(pstate *ps, tok *t, int nt, int first, prof_level level,
 	st->req = r;
 	attach_open(ps, &r->reason, &r->sources, &r->nsources, true, true,
 		    override ? "override" : "requirement", stcol);
+	ps->att_req = r;
 }
 
 /* Statements that only make sense inside a profile. */
@@ -836,27 +842,49 @@ static void parse_attribute(pstate *ps, size_t indent)
 		return;
 	bool is_reason = tok_is(&t[0], "reason");
 	bool is_source = tok_is(&t[0], "source");
-	if (!is_reason && !is_source) {
-		perr(ps, t[0].col, "unknown attribute '%.*s' (indented lines are 'reason' or 'source')",
+	bool is_unverified = tok_is(&t[0], "unverified");
+	bool is_reviewed = tok_is(&t[0], "reviewed");
+	if (!is_reason && !is_source && !is_unverified && !is_reviewed) {
+		perr(ps, t[0].col,
+		     "unknown attribute '%.*s' (indented lines are 'reason', 'source', "
+		     "'unverified' or 'reviewed')",
 		     (int)t[0].len, t[0].s);
 		return;
 	}
+	const char *kw = is_reason ? "reason" : is_source ? "source"
+		       : is_unverified ? "unverified" : "reviewed";
 	if (!ps->att_reason) {
-		perr(ps, t[0].col, "'%s' must follow a requirement, drop, include or rename",
-		     is_reason ? "reason" : "source");
+		perr(ps, t[0].col, "'%s' must follow a requirement, drop, include or rename", kw);
+		return;
+	}
+	if ((is_unverified || is_reviewed) && !ps->att_req) {
+		perr(ps, t[0].col, "'%s' must follow a requirement", kw);
 		return;
 	}
 	const char *txt = rest_text(ps, i);
 	if (!txt) {
-		perr(ps, t[0].col + (int)t[0].len, "expected text after '%s'", is_reason ? "reason" : "source");
+		perr(ps, t[0].col + (int)t[0].len, "expected text after '%s'", kw);
 		return;
 	}
-	if (is_reason) {
+	if (is_unverified || is_reviewed) {
+		const char **dst = is_unverified ? &ps->att_req->unverified : &ps->att_req->reviewed;
+		*dst = *dst ? kf_arena_printf(ps->db->arena, "%s\n%s", *dst, txt) : txt;
+	} else if (is_reason) {
 		/* each reason line is a paragraph of its own */
 		if (*ps->att_reason)
 			*ps->att_reason = kf_arena_printf(ps->db->arena, "%s\n%s", *ps->att_reason, txt);
 		else
 			*ps->att_reason = txt;
+		if (ps->att_req) {
+			prof_req *r = ps->att_req;
+			prof_loc *v = ar_grow(ps->db->arena, (void *)r->reason_locs, r->nreason_locs,
+					      &ps->att_rlalloc, sizeof(*v));
+			size_t col = i;
+			while (col < ps->llen && (ps->ltext[col] == ' ' || ps->ltext[col] == '\t'))
+				col++;
+			v[r->nreason_locs++] = (prof_loc){ps->file, ps->line, (int)col + 1};
+			r->reason_locs = v;
+		}
 	} else {
 		*ps->att_sources = ar_grow(ps->db->arena, *ps->att_sources, *ps->att_nsources,
 					   &ps->att_srcalloc, sizeof(char *));

@@ -129,6 +129,7 @@ static void json_req(kf_json *j, const prof_db *db, const prof_set *s, const pro
 	kf_json_kstr(j, "reason", kf_strbuf_str(&rsn));
 	kf_strbuf_release(&rsn);
 	kf_json_kstrs(j, "sources", r->sources, r->nsources);
+	kf_json_kstr(j, "unverified", r->unverified);
 	kf_json_kstr(j, "file", r->loc.file);
 	kf_json_kint(j, "line", r->loc.line);
 	kf_json_kint(j, "col", r->loc.col);
@@ -273,6 +274,8 @@ static int show_profiles(prof_db *db, profcli_opts *po, uint32_t kver, const cha
 		}
 		for (size_t k = 0; k < r->nsources; k++)
 			kf_strbuf_addf(&sb, "  source: %s\n", r->sources[k]);
+		if (r->unverified)
+			kf_strbuf_addf(&sb, "  unverified: %s\n", r->unverified);
 		kf_strbuf_addf(&sb, "  from: %s:%d (", r->loc.file, r->loc.line);
 		text_chain(&sb, r);
 		kf_strbuf_addstr(&sb, ")\n");

@@ -88,8 +88,17 @@ typedef struct prof_req {
 	const char *reason;    /* who needs it and what breaks without it; one
 				  paragraph per `reason` line, separated by
 				  '\n' (prof_reason_oneline joins them) */
+	const prof_loc *reason_locs; /* where each reason paragraph's text
+					starts (lint points into it) */
+	size_t nreason_locs;   /* how many: one per `reason` line */
 	const char **sources;  /* documents backing the reason */
 	size_t nsources;       /* how many sources */
+	const char *unverified; /* `unverified TEXT`: what was not checked
+				   against the sources (a flag with its own
+				   report, never a level); NULL: none */
+	const char *reviewed;  /* `reviewed TEXT`: why the reason's words do
+				  not contradict the level (silences lint's
+				  keyword rule); NULL: none */
 	prof_loc loc;          /* where the statement starts */
 	const char *profile;   /* profile that states it ("systemd-256") */
 	const char **chain;    /* resolved: profile names from the one asked for

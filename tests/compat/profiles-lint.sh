@@ -1,10 +1,11 @@
 #!/bin/bash
 # profiles-lint.sh - `kfit profiles lint` passes on the database alone and
-# against the 6.1, 6.12 and 7.3 kernel trees (every symbol a requirement
-# names exists where its version range says it applies, renames resolved).
-# Trees come from scripts/kernel-tree.sh or $KFIT_COMPAT_TREE_6_1 /
-# $KFIT_COMPAT_TREE_6_12 / $KFIT_COMPAT_TREE_7_3; a missing 6.1 or 6.12 tree
-# is a skip, a missing 7.3 (which `make deps` fetches) a failure.
+# against the 5.10, 6.1, 6.12 and 7.3 kernel trees (every symbol a
+# requirement names exists where its version range says it applies, renames
+# resolved).  Trees come from scripts/kernel-tree.sh or
+# $KFIT_COMPAT_TREE_5_10 / $KFIT_COMPAT_TREE_6_1 / $KFIT_COMPAT_TREE_6_12 /
+# $KFIT_COMPAT_TREE_7_3; a missing 5.10, 6.1 or 6.12 tree is a skip, a
+# missing 7.3 (which `make deps` fetches) a failure.
 set -uo pipefail
 ROOT=${ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 KFIT=${KFIT:-$ROOT/build/kfit}
@@ -25,7 +26,7 @@ for p in $("$KFIT" profiles --json | jq -r '.profiles[] | select(.template != tr
 done
 if [ -z "$bad" ]; then echo "ok json-all"; else echo "not ok json-all"; echo "  invalid JSON for:$bad"; fi
 
-tree_for() { # 6.1 | 6.12 | 7.3
+tree_for() { # 5.10 | 6.1 | 6.12 | 7.3
 	local var=KFIT_COMPAT_TREE_${1//./_}
 	if [ -n "${!var:-}" ]; then
 		echo "${!var}"
@@ -34,7 +35,7 @@ tree_for() { # 6.1 | 6.12 | 7.3
 	fi
 }
 
-for v in 6.1 6.12 7.3; do
+for v in 5.10 6.1 6.12 7.3; do
 	t=$(tree_for $v)
 	if [ -z "$t" ] || [ ! -d "$t" ]; then
 		if [ $v = 7.3 ]; then
