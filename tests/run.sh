@@ -33,7 +33,7 @@
 #   KFIT_TEST_FILTER   extended regex; only tests whose full name matches
 #                      run and count (exported: scripts use it to skip work)
 #   KFIT_TEST_FULL=1   run the exhaustive compat suite (make check-full)
-#   KFIT_TEST_JOBS     parallel jobs in compat scripts (default 2)
+#   KFIT_TEST_JOBS     parallel jobs: golden cases and compat scripts (2)
 #   KFIT_TEST_QUIET=1  print only failures and skips (and "# group" lines)
 #   KFIT_VALGRIND=1    run kfit and the unit tests under valgrind
 #   KFIT_TEST_TIMEOUT  seconds one test program or script may take (3600);
@@ -183,14 +183,34 @@ run_case() { # case dir
 	rm -rf "$T" "$out" "$err"
 }
 
+# The cases run $KFIT_TEST_JOBS at a time (they share nothing but kfit's
+# cache, whose extraction, scan and $(shell) entries are locked or written
+# atomically); their results are printed in directory order as they finish.
 run_cases() {
-	local dir
+	local dir res n=0 next=0 running=0 jobs=${KFIT_TEST_JOBS:-2}
+	res=$(mktemp -d)
+	flush() {
+		while [ -e "$res/$next.done" ]; do
+			cat "$res/$next.out"
+			next=$((next + 1))
+		done
+	}
 	for dir in "$ROOT"/tests/cases/*/; do
 		dir=${dir%/}
 		[ -f "$dir/cmd" ] || continue
 		want "cases/${dir##*/}" || continue
-		run_case "$dir"
+		while [ "$running" -ge "$jobs" ]; do
+			wait -n
+			running=$((running - 1))
+			flush
+		done
+		{ run_case "$dir" >"$res/$n.out"; : >"$res/$n.done"; } &
+		n=$((n + 1))
+		running=$((running + 1))
 	done
+	wait
+	flush
+	rm -rf "$res"
 }
 if compgen -G "tests/cases/*/cmd" >/dev/null; then
 	run_group cases run_cases
