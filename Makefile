@@ -33,7 +33,7 @@ FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-fra
 ALL_CFLAGS = $(CSTD) $(WARN) $(OPT) $(CFLAGS) $(EXTRA_CFLAGS) -MMD -MP
 
 .PHONY: all check check-unit check-cases check-compat check-full asan \
-        clean install man bench fuzz valgrind deps e2e e2e-deps e2e-report
+        clean install man bench fuzz valgrind deps e2e e2e-all e2e-deps e2e-report
 
 all: $(BUILD)/kfit
 
@@ -120,8 +120,12 @@ e2e-deps:
 e2e: e2e-deps all
 	KFIT_E2E_CACHE=$(E2E_CACHE) e2e/run.sh
 
+e2e-all: e2e-deps all
+	KFIT_E2E_CACHE=$(E2E_CACHE) e2e/run-all.sh
+
 e2e-report:
 	e2e/report.sh $(E2E_CACHE) >docs/e2e.md
+	e2e/report-all.sh $(E2E_CACHE) docs/e2e.md
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin

@@ -6,6 +6,9 @@
 #
 # usage: e2e/build-kernel.sh VERSION DISTRO-PROFILE DIR [EXTRA-PROFILE...]
 #
+# KFIT_E2E_BASE=FILE generates on top of that .config (kfit generate
+# --base FILE: the upgrade path of make e2e-all) instead of allnoconfig.
+#
 # The build is skipped when DIR/bzImage exists and was built from the same
 # .config (so repeated runs of make e2e only boot).
 set -eu
@@ -21,7 +24,7 @@ profiles="-p $distro -p kvm-guest"
 for p in "$@"; do profiles="$profiles -p $p"; done
 
 # shellcheck disable=SC2086  # profile list is split on purpose
-"$kfit" generate -k "$tree" -a x86_64 $profiles --base allnoconfig \
+"$kfit" generate -k "$tree" -a x86_64 $profiles --base "${KFIT_E2E_BASE:-allnoconfig}" \
 	--initramfs no -o "$dir/config.new" --explain >"$dir/explain.txt" 2>&1 || {
 	cat "$dir/explain.txt" >&2
 	echo "build-kernel.sh: kfit generate failed for $ver ($distro)" >&2

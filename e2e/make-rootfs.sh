@@ -2,12 +2,15 @@
 # make-rootfs.sh - build the Debian root filesystem the e2e kernels boot:
 # an ext4 image made with mmdebstrap from this machine's own apt sources
 # (/etc/apt/sources.list and /etc/apt/sources.list.d; no mirror names live
-# in this repository), with systemd, udev, iproute2, systemd-networkd (DHCP
+# in this repository) when they name SUITE, else from the machine's Debian
+# mirror with the suite's name (the archive serves bullseye, trixie, forky
+# and sid to a machine whose sources name only bookworm), with systemd, udev, iproute2, systemd-networkd (DHCP
 # on the virtio-net interface), a serial getty on ttyS0 (systemd's getty
 # generator starts it for console=ttyS0), the in-guest test unit
 # (e2e/guest/), and Debian's stock kernel package of the same version as
-# the installed linux-source-6.1, so its vmlinuz and the initramfs made by
-# its own mkinitramfs (initramfs-tools) can be booted for comparison.
+# the installed linux-source-6.1 (bookworm only), so its vmlinuz and the
+# initramfs made by its own mkinitramfs (initramfs-tools) can be booted
+# for comparison.
 #
 # usage: e2e/make-rootfs.sh SUITE CACHEDIR
 # Writes CACHEDIR/rootfs-SUITE.ext4, CACHEDIR/stock/{vmlinuz,initrd.img}.
@@ -50,26 +53,33 @@ for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list \
 	srcs="$srcs $f"
 done
 if [ -z "$srcs" ]; then
-	echo "make-rootfs.sh: no apt source for '$suite' in /etc/apt" >&2
-	exit 1
+	# No source names the suite: the machine's Debian mirror (not the
+	# security one, as scripts/fetch-kernel-debs.sh finds it), by suite.
+	mirror=$(apt-get indextargets --format '$(LABEL) $(REPO_URI)' 2>/dev/null |
+		awk '$1 == "Debian" { print $2; exit }')
+	[ -n "$mirror" ] || mirror=http://deb.debian.org/debian
+	srcs="deb ${mirror%/} $suite main"
 fi
 
-# Debian's stock kernel of the version of the installed linux-source-6.1.
-srcver=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null || true)
-stock=
+# Debian's stock kernel of the version of the installed linux-source-6.1,
+# from the machine's own (bookworm) sources.
+srcver= stock=
+if [ "$suite" = bookworm ]; then
+	srcver=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null || true)
+fi
 if [ -n "$srcver" ]; then
 	stock=$(apt-cache show "linux-image-amd64=$srcver" 2>/dev/null |
 		sed -n 's/^Depends: \(linux-image-[^ ]*\) .*/\1/p' | head -n 1)
+	[ -n "$stock" ] || echo "make-rootfs.sh: no stock linux-image for linux-source-6.1 $srcver; skipping it" >&2
 fi
-[ -n "$stock" ] || echo "make-rootfs.sh: no stock linux-image for linux-source-6.1 $srcver; skipping it" >&2
 
 pkgs="systemd,systemd-sysv,udev,dbus,iproute2,kmod,procps,iputils-ping,initramfs-tools"
 [ -z "$stock" ] || pkgs="$pkgs,$stock"
 
 dir=$cache/rootfs-$suite.d
 rm -rf "$dir" "$img.tmp"
-echo "make-rootfs.sh: mmdebstrap $suite ($pkgs) from$srcs"
-# shellcheck disable=SC2086  # the list of source files is split on purpose
+echo "make-rootfs.sh: mmdebstrap $suite ($pkgs) from $srcs"
+case $srcs in deb\ *) set -- "$srcs" ;; *) set -- $srcs ;; esac # shellcheck disable=SC2086
 mmdebstrap --variant=minbase --include="$pkgs" \
 	--customize-hook='echo kfit-e2e >"$1/etc/hostname"' \
 	--customize-hook='printf "/dev/vda / ext4 errors=remount-ro 0 1\n" >"$1/etc/fstab"' \
@@ -80,8 +90,10 @@ mmdebstrap --variant=minbase --include="$pkgs" \
 		cp '$here/guest/kfit-e2e.service' \"\$1/etc/systemd/system/\" &&
 		cp '$here/guest/20-wired.network' \"\$1/etc/systemd/network/\" &&
 		chmod 755 \"\$1/usr/local/sbin/kfit-e2e-check\"" \
+	--customize-hook='for d in lib usr/lib; do [ -x "$1/$d/systemd/systemd-networkd" ] && exit 0; done
+		chroot "$1" apt-get install -y -q systemd-networkd' \
 	--customize-hook='chroot "$1" systemctl enable kfit-e2e.service systemd-networkd.service' \
-	"$suite" "$dir" $srcs
+	"$suite" "$dir" "$@"
 
 if [ -n "$stock" ]; then
 	cp "$dir"/boot/vmlinuz-* "$cache/stock/vmlinuz"
