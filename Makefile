@@ -33,7 +33,8 @@ FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-fra
 ALL_CFLAGS = $(CSTD) $(WARN) $(OPT) $(CFLAGS) $(EXTRA_CFLAGS) -MMD -MP
 
 .PHONY: all check check-unit check-cases check-compat check-full asan \
-        clean install man bench fuzz valgrind deps e2e e2e-all e2e-deps e2e-report
+        clean install man bench fuzz valgrind deps e2e e2e-all e2e-deps e2e-report \
+        e2e-pc
 
 all: $(BUILD)/kfit
 
@@ -122,6 +123,11 @@ e2e: e2e-deps all
 
 e2e-all: e2e-deps all
 	KFIT_E2E_CACHE=$(E2E_CACHE) e2e/run-all.sh
+
+# The emulated UEFI PC (q35, OVMF, NVMe, ...): stock kernel, snapshot,
+# generate --detect, kfit build, install, boot, compare (e2e/pc-run.sh).
+e2e-pc: e2e-deps all
+	KFIT_E2E_CACHE=$(E2E_CACHE) e2e/pc-run.sh
 
 e2e-report:
 	e2e/report.sh $(E2E_CACHE) >docs/e2e.md

@@ -1,14 +1,17 @@
 #!/bin/sh
 # install-e2e-deps.sh - the Debian 12 packages `make e2e` needs on top of
 # install-deps.sh: mmdebstrap (the root filesystem), QEMU (the boot),
-# e2fsprogs (the ext4 image), the kernel build's own needs (libelf and
-# OpenSSL headers for objtool and the certificate tools, cpio, kmod) and
-# apt's keyring.  Idempotent like install-deps.sh: nothing happens (and no
-# network is used) when every package is installed.
+# e2fsprogs (the ext4 image), ovmf, dosfstools, mtools and fdisk (make
+# e2e-pc: the UEFI firmware, the ESP, the GPT), the kernel build's own
+# needs (libelf and OpenSSL headers for objtool and the certificate tools,
+# cpio, kmod) and apt's keyring.  Idempotent like install-deps.sh:
+# nothing happens (and no network is used) when every package is
+# installed.
 set -eu
 
 PACKAGES="
 	mmdebstrap qemu-system-x86 e2fsprogs
+	ovmf dosfstools mtools fdisk
 	debian-archive-keyring
 	libelf-dev libssl-dev cpio kmod bc flex bison time xz-utils
 "

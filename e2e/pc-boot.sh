@@ -1,0 +1,112 @@
+#!/bin/sh
+# pc-boot.sh - boot the emulated PC (make e2e-pc) from a disk image made by
+# e2e/pc-disk.sh: QEMU TCG (a nested KVM guest hangs on this machine
+# class), q35, UEFI from Debian's ovmf (OVMF_CODE_4M read-only, a fresh
+# copy of OVMF_VARS_4M per boot), 2 vCPUs, 2 GiB, the disk on NVMe
+# (snapshot=on: every boot starts from the same image), xHCI with a USB
+# keyboard and tablet, the i8042 PS/2 keyboard and mouse q35 always has,
+# e1000e with user networking (no option ROM: no network boot to wait
+# for), Intel HDA with an hda-duplex codec, -vga std (bochs), q35's own
+# AHCI controller with a 64 MiB results disk, and the first serial port
+# into a file.  The firmware boots systemd-boot from the ESP's removable
+# path; the guest's test unit (e2e/guest/kfit-e2e-pc-check) prints its
+# results on the serial console and writes them, the bound drivers and a
+# snapshot of the machine as a tar archive onto the results disk.
+#
+# usage: e2e/pc-boot.sh NAME IMAGE DIR
+# Writes DIR/serial.log, DIR/results/ (the archive unpacked), DIR/boot.env.
+# Exit 0 when every check passed, 1 otherwise (with a report on stderr).
+set -eu
+
+name=$1 image=$2 dir=$3
+here=$(cd "$(dirname "$0")" && pwd)
+timeout=${KFIT_E2E_BOOT_TIMEOUT:-1500}
+smp=2
+code=/usr/share/OVMF/OVMF_CODE_4M.fd
+vars=/usr/share/OVMF/OVMF_VARS_4M.fd
+for f in "$code" "$vars"; do
+	[ -f "$f" ] || { echo "pc-boot.sh: $f missing (Debian package ovmf)" >&2; exit 1; }
+done
+mkdir -p "$dir"
+rm -rf "$dir/results" "$dir/serial.log" "$dir/boot.env"
+cp "$vars" "$dir/OVMF_VARS.fd"
+rm -f "$dir/results.img"
+truncate -s 64M "$dir/results.img"
+log=$dir/serial.log
+
+set -- -accel tcg -machine q35 -smp "$smp" -m 2048 \
+	-drive "if=pflash,format=raw,unit=0,readonly=on,file=$code" \
+	-drive "if=pflash,format=raw,unit=1,file=$dir/OVMF_VARS.fd" \
+	-drive "file=$image,if=none,id=root,format=raw,snapshot=on" \
+	-device nvme,drive=root,serial=kfitroot,bootindex=0 \
+	-device qemu-xhci,id=xhci -device usb-kbd,bus=xhci.0 -device usb-tablet,bus=xhci.0 \
+	-netdev user,id=net0 -device e1000e,netdev=net0,romfile= \
+	-audiodev none,id=snd0 -device intel-hda -device hda-duplex,audiodev=snd0 \
+	-vga std \
+	-drive "file=$dir/results.img,if=none,id=res,format=raw" \
+	-device ide-hd,drive=res,bus=ide.0,serial=KFITRESULTS \
+	-display none -monitor none -serial "file:$log" -no-reboot
+
+echo "pc-boot.sh: $name: booting $image (timeout ${timeout}s, serial log $log)"
+start=$(date +%s)
+rc=0
+timeout "$timeout" qemu-system-x86_64 "$@" </dev/null >"$dir/qemu.out" 2>&1 || rc=$?
+end=$(date +%s)
+wall=$((end - start))
+
+fail=0
+report() { echo "pc-boot.sh: $name: $*" >&2; }
+if [ "$rc" = 124 ]; then
+	report "FAIL: QEMU did not power off within ${timeout}s"
+	fail=1
+elif [ "$rc" != 0 ]; then
+	report "FAIL: QEMU exited with $rc: $(tail -n 3 "$dir/qemu.out")"
+	fail=1
+fi
+mkdir -p "$dir/results"
+tar -C "$dir/results" -xf "$dir/results.img" 2>/dev/null || true
+if [ -f "$dir/results/results.txt" ]; then
+	sed -n 's/^KFIT-E2E: //p' "$dir/results/results.txt" >"$dir/results.txt"
+else
+	tr -d '\r' <"$log" | sed -n 's/^.*KFIT-E2E: //p' >"$dir/results.txt"
+fi
+if ! grep -qx 'done' "$dir/results.txt"; then
+	report "FAIL: the guest test unit did not finish; last console lines:"
+	tr -d '\r' <"$log" | tail -n 25 | sed 's/^/    /' >&2
+	fail=1
+fi
+if grep -q '^not ok' "$dir/results.txt"; then
+	grep '^not ok' "$dir/results.txt" | sed 's/^/    /' >&2
+	report "FAIL: checks above failed"
+	fail=1
+fi
+
+# Journal warnings, judged against the allow-list (reported, not failed:
+# the firmware check above is the journal check the PC must pass).
+grep -v '^#' "$here/journal-allow.txt" | grep -v '^[[:space:]]*$' >"$dir/allow.pat" || true
+sed -n 's/^journal: //p' "$dir/results.txt" >"$dir/journal.txt"
+grep -Evf "$dir/allow.pat" "$dir/journal.txt" >"$dir/journal-unexpected.txt" || true
+
+get() { sed -n "s/^info $1: //p" "$dir/results.txt" | head -n 1; }
+failed=$(get failed-units)
+nfail=0
+[ "$failed" = none ] || [ -z "$failed" ] || nfail=$(echo "$failed" | wc -w)
+{
+	echo "boot_pass=$((1 - fail))"
+	echo "boot_wall_seconds=$wall"
+	echo "boot_loadavg=$(cut -d' ' -f1-3 /proc/loadavg)"
+	echo "boot_multi_user_seconds=$(get multi-user-seconds)"
+	echo "boot_startup='$(get systemd-analyze | sed -n 's/^Startup finished in //p')'"
+	echo "failed_units=$nfail"
+	echo "bound_devices=$(get bound-devices)"
+	echo "modules_loaded=$(get modules-loaded)"
+	echo "journal_warnings=$(wc -l <"$dir/journal.txt")"
+	echo "journal_unexpected=$(wc -l <"$dir/journal-unexpected.txt")"
+} >"$dir/boot.env"
+grep -E '^(ok|not ok|info)' "$dir/results.txt" | sed 's/^/    /'
+if [ "$fail" = 0 ]; then
+	echo "pc-boot.sh: $name: PASS (${wall}s wall)"
+else
+	echo "pc-boot.sh: $name: FAIL (${wall}s wall; serial log $log)"
+fi
+exit "$fail"
