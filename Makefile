@@ -132,6 +132,7 @@ e2e-pc: e2e-deps all
 e2e-report:
 	e2e/report.sh $(E2E_CACHE) >docs/e2e.md
 	e2e/report-all.sh $(E2E_CACHE) docs/e2e.md
+	e2e/pc-report.sh $(E2E_CACHE) docs/e2e.md
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin

@@ -1,14 +1,19 @@
 #!/bin/sh
-# pc-report.sh - the emulated PC's section of docs/e2e.md (make e2e-pc),
-# printed by e2e/report.sh from CACHE/pc: the stock and kfit kernels side
-# by side, the bound-driver comparison, each boot's checks, the timings of
-# each step and e2e/pc-findings.md.
+# pc-report.sh - the emulated PC's section of docs/e2e.md (make e2e-pc)
+# from CACHE/pc: the stock and kfit kernels side by side, the bound-driver
+# comparison, each boot's checks, the timings of each step and
+# e2e/pc-findings.md.
 #
-# usage: e2e/pc-report.sh CACHE
+# usage: e2e/pc-report.sh CACHE [FILE]
+# Without FILE the section is printed; with FILE it replaces the part of
+# FILE between the e2e-pc markers (appended when FILE has none), as
+# e2e/report-all.sh does for its own section.
 set -eu
 
-pc=$1/pc
+pc=$1/pc file=${2:-}
 here=$(cd "$(dirname "$0")" && pwd)
+begin='<!-- e2e-pc: begin (written by e2e/pc-report.sh) -->'
+end='<!-- e2e-pc: end -->'
 [ -f "$pc/timings.env" ] || exit 0
 
 get() {
@@ -23,7 +28,7 @@ mmss() { [ "$1" = - ] && echo - || awk -v s="$1" 'BEGIN{printf "%d min %02d s", 
 secs() { [ "$1" = - ] && echo - || echo "$1 s"; }
 st() { case $(get "$1" boot_pass) in 1) echo pass ;; 0) echo "**fail**" ;; *) echo "not booted" ;; esac; }
 
-s=$pc/stock sb=$pc/stock/boot/boot.env k=$pc/kfit kb=$pc/kfit/boot/boot.env
+sb=$pc/stock/boot/boot.env k=$pc/kfit kb=$pc/kfit/boot/boot.env
 sroot=$pc/rootfs.d
 srel=$(get "$pc/stock.env" stock_release)
 cfg=/usr/src/linux-config-6.1/config.amd64_none_amd64.xz
@@ -37,7 +42,10 @@ if [ -d "$sroot/lib/modules/$srel" ]; then
 	sird=$(stat -c %s "$sroot/boot/initrd.img-$srel")
 fi
 
-cat <<'HEAD'
+section() {
+	echo "$begin"
+	echo
+	cat <<'HEAD'
 ## Emulated UEFI PC (`make e2e-pc`)
 
 The loop a user goes through on a PC, on an emulated one (e2e/pc-run.sh):
@@ -62,49 +70,68 @@ the ESP by `kernel-install` with a loader entry.
 3. Booted the same way and checked in the guest.
 
 HEAD
-echo "| kernel | config | =y | =m | kernel image | modules | initramfs | build | boot to multi-user | systemd-analyze | boot wall | bound devices | checks |"
-echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
-echo "| Debian stock $(get "$pc/stock.env" stock_package) ($(get "$pc/stock.env" stock_version)) | Debian's amd64 config | $sy | $sm | $(mib "$svz") | $smodn, $(mib "$smod") | $(mib "$sird") | not built here | $(secs "$(get "$sb" boot_multi_user_seconds)") | $(get "$sb" boot_startup) | $(secs "$(get "$sb" boot_wall_seconds)") (load $(get "$sb" boot_loadavg | cut -d' ' -f1)) | $(get "$sb" bound_devices) | $(st "$sb") |"
-echo "| kfit, Debian 6.1 tree ($(get "$k/install.env" release)) | generate --detect --root (stock boot's snapshot) | $(get "$k/result.env" opts_y) | $(get "$k/result.env" opts_m) | $(mib "$(get "$k/result.env" bzimage_bytes)") | $(get "$k/install.env" modules_count), $(mib "$(get "$k/install.env" modules_bytes)") | $(mib "$(get "$k/install.env" initrd_bytes)") | $(mmss "$(get "$k/result.env" build_seconds)") wall, -j$(get "$k/result.env" build_jobs), load $(get "$k/result.env" build_loadavg | cut -d' ' -f1); $(mmss "$(get "$k/result.env" build_cpu_seconds)") CPU | $(secs "$(get "$kb" boot_multi_user_seconds)") | $(get "$kb" boot_startup) | $(secs "$(get "$kb" boot_wall_seconds)") (load $(get "$kb" boot_loadavg | cut -d' ' -f1)) | $(get "$kb" bound_devices) | $(st "$kb") |"
-echo
-echo "Modules: the \`.ko\` files under /lib/modules/RELEASE and their total size"
-echo "(with modules.* indexes). Boot to multi-user is multi-user.target's"
-echo "activation on the monotonic clock (kernel, initrd, userspace);"
-echo "systemd-analyze adds the firmware (OVMF) and loader (systemd-boot) times"
-echo "systemd-boot passes on; wall is QEMU's start to power-off."
-echo
-if [ -f "$pc/compare.txt" ]; then
-	echo "Bound drivers, stock vs kfit (e2e/pc-compare.sh; every device the stock kernel"
-	echo "had bound must be bound again):"
+	echo "| kernel | config | =y | =m | kernel image | modules | initramfs | build | boot to multi-user | systemd-analyze | boot wall | bound devices | checks |"
+	echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+	echo "| Debian stock $(get "$pc/stock.env" stock_package) ($(get "$pc/stock.env" stock_version)) | Debian's amd64 config | $sy | $sm | $(mib "$svz") | $smodn, $(mib "$smod") | $(mib "$sird") | not built here | $(secs "$(get "$sb" boot_multi_user_seconds)") | $(get "$sb" boot_startup) | $(secs "$(get "$sb" boot_wall_seconds)") (load $(get "$sb" boot_loadavg | cut -d' ' -f1)) | $(get "$sb" bound_devices) | $(st "$sb") |"
+	echo "| kfit, Debian 6.1 tree ($(get "$k/install.env" release)) | generate --detect --root (stock boot's snapshot) | $(get "$k/result.env" opts_y) | $(get "$k/result.env" opts_m) | $(mib "$(get "$k/result.env" bzimage_bytes)") | $(get "$k/install.env" modules_count), $(mib "$(get "$k/install.env" modules_bytes)") | $(mib "$(get "$k/install.env" initrd_bytes)") | $(mmss "$(get "$k/result.env" build_seconds)") wall, -j$(get "$k/result.env" build_jobs), load $(get "$k/result.env" build_loadavg | cut -d' ' -f1); $(mmss "$(get "$k/result.env" build_cpu_seconds)") CPU | $(secs "$(get "$kb" boot_multi_user_seconds)") | $(get "$kb" boot_startup) | $(secs "$(get "$kb" boot_wall_seconds)") (load $(get "$kb" boot_loadavg | cut -d' ' -f1)) | $(get "$kb" bound_devices) | $(st "$kb") |"
 	echo
-	echo '```'
-	cat "$pc/compare.txt"
-	echo '```'
+	echo "Modules: the \`.ko\` files under /lib/modules/RELEASE and their total size"
+	echo "(with modules.* indexes). Boot to multi-user is multi-user.target's"
+	echo "activation on the monotonic clock (kernel, initrd, userspace);"
+	echo "systemd-analyze adds the firmware (OVMF) and loader (systemd-boot) times"
+	echo "systemd-boot passes on; wall is QEMU's start to power-off."
 	echo
-fi
-for b in stock:Debian\ stock kfit:kfit; do
-	d=$pc/${b%%:*}/boot
-	[ -f "$d/results.txt" ] || continue
-	echo "### ${b#*:} kernel on the PC: checks"
-	echo
-	echo '```'
-	grep -E '^(ok|not ok|info )' "$d/results.txt" || true
-	echo '```'
-	echo
-	echo "journalctl -b -p warning: $(get "$d/boot.env" journal_warnings) lines, $(get "$d/boot.env" journal_unexpected) not in e2e/journal-allow.txt (reported, not failed)."
-	if [ -s "$d/journal-unexpected.txt" ]; then
+	if [ -f "$pc/compare.txt" ]; then
+		echo "Bound drivers, stock vs kfit (e2e/pc-compare.sh; every device the stock kernel"
+		echo "had bound must be bound again):"
 		echo
 		echo '```'
-		cat "$d/journal-unexpected.txt"
+		cat "$pc/compare.txt"
 		echo '```'
+		echo
 	fi
+	for b in stock:Debian\ stock kfit:kfit; do
+		d=$pc/${b%%:*}/boot
+		[ -f "$d/results.txt" ] || continue
+		echo "### ${b#*:} kernel on the PC: checks"
+		echo
+		echo '```'
+		grep -E '^(ok|not ok|info )' "$d/results.txt" || true
+		echo '```'
+		echo
+		echo "journalctl -b -p warning: $(get "$d/boot.env" journal_warnings) lines, $(get "$d/boot.env" journal_unexpected) not in e2e/journal-allow.txt (reported, not failed)."
+		if [ -s "$d/journal-unexpected.txt" ]; then
+			echo
+			echo '```'
+			cat "$d/journal-unexpected.txt"
+			echo '```'
+		fi
+		echo
+	done
+	t=$pc/timings.env
+	echo "Timings of the steps (seconds; a step the cache skipped keeps its last"
+	echo "figure): root filesystem (mmdebstrap) $(get "$t" rootfs_seconds) ($(get "$pc/stock.env" rootfs_seconds) when made),"
+	echo "stock disk image $(get "$t" stock_disk_seconds), stock boot $(get "$t" stock_boot_seconds), generate $(get "$t" generate_seconds),"
+	echo "kfit build $(get "$t" build_seconds), install (dpkg -i, initramfs, kernel-install) $(get "$t" install_seconds),"
+	echo "kfit disk image $(get "$t" kfit_disk_seconds), kfit boot $(get "$t" kfit_boot_seconds)."
 	echo
-done
-t=$pc/timings.env
-echo "Timings of the steps (seconds; a step the cache skipped keeps its last"
-echo "figure): root filesystem (mmdebstrap) $(get "$t" rootfs_seconds) ($(get "$pc/stock.env" rootfs_seconds) when made),"
-echo "stock disk image $(get "$t" stock_disk_seconds), stock boot $(get "$t" stock_boot_seconds), generate $(get "$t" generate_seconds),"
-echo "kfit build $(get "$t" build_seconds), install (dpkg -i, initramfs, kernel-install) $(get "$t" install_seconds),"
-echo "kfit disk image $(get "$t" kfit_disk_seconds), kfit boot $(get "$t" kfit_boot_seconds)."
-echo
-[ ! -f "$here/pc-findings.md" ] || cat "$here/pc-findings.md"
+	[ ! -f "$here/pc-findings.md" ] || cat "$here/pc-findings.md"
+	echo "$end"
+}
+
+if [ -z "$file" ]; then
+	section
+	exit 0
+fi
+tmp=$file.tmp.$$
+if grep -qF "$begin" "$file" 2>/dev/null; then
+	section >"$tmp.sec"
+	awk -v b="$begin" -v e="$end" -v sec="$tmp.sec" '
+		$0 == b { while ((getline l < sec) > 0) print l; skip = 1; next }
+		$0 == e { skip = 0; next }
+		!skip' "$file" >"$tmp"
+	rm -f "$tmp.sec"
+else
+	{ cat "$file"; echo; section; } >"$tmp"
+fi
+mv "$tmp" "$file"

@@ -11,7 +11,7 @@
 # same way and checked: every device the stock kernel had bound is bound
 # again, UEFI, fbcon, keyboards, network, sound, vCPUs, 0 failed units, no
 # firmware load failure.  Results and step timings in
-# CACHE/pc/, docs/e2e.md regenerated (e2e/report.sh).
+# CACHE/pc/, its section of docs/e2e.md rewritten (e2e/pc-report.sh).
 #
 # Cached in ${KFIT_E2E_CACHE:-~/.cache/kfit/e2e}/pc: the root directory
 # (until pc-rootfs.sh changes), the stock boot and its snapshot (until the
@@ -149,8 +149,8 @@ if [ -f "$tm" ]; then
 	done <"$tm"
 fi
 mv "$tm.new" "$tm"
-"$here/report.sh" "$cache" >"$root/docs/e2e.md"
-echo "pc-run.sh: wrote docs/e2e.md"
+"$here/pc-report.sh" "$cache" "$root/docs/e2e.md"
+echo "pc-run.sh: wrote its section of docs/e2e.md"
 if [ "$fail" = 0 ]; then
 	echo "pc-run.sh: PASS ($(($(now) - t0)) s)"
 else

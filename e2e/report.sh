@@ -123,7 +123,6 @@ done
 echo
 cat "$here/e2e/findings.md"
 echo
-"$here/e2e/pc-report.sh" "$cache"
 echo "## Journal allow-list"
 echo
 echo "Warnings accepted in \`journalctl -b -p warning\` (e2e/journal-allow.txt):"
