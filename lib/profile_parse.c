@@ -61,6 +61,7 @@ typedef struct pstate {
 	prof_loc att_loc;         /* statement location, for missing-reason */
 	bool att_need_reason;     /* reason mandatory */
 	bool att_need_source;     /* source mandatory */
+	bool local;               /* a user's local file: no source is a warning */
 	const char *att_what;     /* "requirement", "drop", "rename" */
 	bool att_skip;            /* the statement failed: ignore its attributes */
 	prof_req *att_req;        /* the requirement attributes attach to, or NULL */
@@ -432,6 +433,10 @@ static void attach_close(pstate *ps)
 	if (ps->att_reason) {
 		if (ps->att_need_reason && !*ps->att_reason)
 			perr_at(ps, ps->att_loc, "%s has no reason", ps->att_what);
+		else if (ps->att_need_source && !*ps->att_nsources && ps->local)
+			kf_diag_add(ps->d, KF_WARNING, ps->att_loc.file, ps->att_loc.line,
+				    ps->att_loc.col, "%s has no source (allowed in a local profile)",
+				    ps->att_what);
 		else if (ps->att_need_source && !*ps->att_nsources)
 			perr_at(ps, ps->att_loc, "%s has no source", ps->att_what);
 	}
@@ -892,13 +897,14 @@ static void parse_attribute(pstate *ps, size_t indent)
 	}
 }
 
-int prof_db_add_text(prof_db *db, const char *name, const char *text, size_t len,
-		     kf_diags *d)
+static int add_text(prof_db *db, const char *name, const char *text, size_t len, bool local,
+		    kf_diags *d)
 {
 	pstate ps;
 	memset(&ps, 0, sizeof(ps));
 	ps.db = db;
 	ps.d = d;
+	ps.local = local;
 	ps.file = kf_arena_strdup(db->arena, name);
 	KF_GROW(db->files, db->nfiles + 1, db->filesalloc);
 	ps.pf = &db->files[db->nfiles++];
@@ -939,16 +945,32 @@ int prof_db_add_text(prof_db *db, const char *name, const char *text, size_t len
 	return ps.nerr ? -1 : 0;
 }
 
-int prof_db_add_file(prof_db *db, const char *path, kf_diags *d)
+int prof_db_add_text(prof_db *db, const char *name, const char *text, size_t len,
+		     kf_diags *d)
+{
+	return add_text(db, name, text, len, false, d);
+}
+
+static int add_file(prof_db *db, const char *path, bool local, kf_diags *d)
 {
 	kf_strbuf sb = KF_STRBUF_INIT;
 	if (kf_read_file(path, &sb, d) < 0) {
 		kf_strbuf_release(&sb);
 		return -1;
 	}
-	int rc = prof_db_add_text(db, path, kf_strbuf_str(&sb), sb.len, d);
+	int rc = add_text(db, path, kf_strbuf_str(&sb), sb.len, local, d);
 	kf_strbuf_release(&sb);
 	return rc;
+}
+
+int prof_db_add_file(prof_db *db, const char *path, kf_diags *d)
+{
+	return add_file(db, path, false, d);
+}
+
+int prof_db_add_local(prof_db *db, const char *path, kf_diags *d)
+{
+	return add_file(db, path, true, d);
 }
 
 static int cmp_str(const void *a, const void *b)

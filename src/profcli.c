@@ -85,9 +85,11 @@ static bool looks_like_path(const char *n)
 	return strchr(n, '/') || ends_kfit(n);
 }
 
-/* The default database directory, malloc'd, or NULL. */
-static char *default_dir(void)
+/* The default database directory, malloc'd, or NULL; *installed is set
+ * when it is the installed one (BINDIR/../share/kfit/profiles). */
+static char *default_dir(bool *installed)
 {
+	*installed = false;
 	const char *env = getenv("KFIT_PROFILES");
 	if (env && *env)
 		return kf_xstrdup(env);
@@ -103,8 +105,10 @@ static char *default_dir(void)
 	static const char *const rel[] = {"/../profiles", "/../share/kfit/profiles"};
 	for (size_t i = 0; i < 2; i++) {
 		char *p = kf_xasprintf("%s%s", exe, rel[i]);
-		if (kf_is_dir(p))
+		if (kf_is_dir(p)) {
+			*installed = i == 1;
 			return p;
+		}
 		free(p);
 	}
 	return NULL;
@@ -147,18 +151,21 @@ prof_db *profcli_load(profcli_opts *o)
 {
 	kf_diags d = KF_DIAGS_INIT;
 	prof_db *db = prof_db_new();
-	char *dir = o->dir ? kf_xstrdup(o->dir) : default_dir();
+	bool installed = false;
+	char *dir = o->dir ? kf_xstrdup(o->dir) : default_dir(&installed);
 	if (!dir) {
 		cli_error("cannot find the profile database (use --profiles DIR or set KFIT_PROFILES)");
 		prof_db_free(db);
 		return NULL;
 	}
 	/* name files relative to the current directory when they are below it,
-	 * so messages read "profiles/init/systemd.kfit:12:1" */
+	 * so messages read "profiles/init/systemd.kfit:12:1"; an installed
+	 * database by where it is installed (/usr/share/kfit/profiles/...),
+	 * wherever the user stands */
 	char *real = realpath(dir, NULL);
 	char cwd[PATH_MAX];
 	const char *shown = real ? real : dir;
-	if (real && getcwd(cwd, sizeof(cwd))) {
+	if (real && !installed && getcwd(cwd, sizeof(cwd))) {
 		size_t cl = strlen(cwd);
 		if (!strncmp(real, cwd, cl) && real[cl] == '/')
 			shown = real + cl + 1;
@@ -169,7 +176,7 @@ prof_db *profcli_load(profcli_opts *o)
 	free(real);
 	free(dir);
 	for (size_t i = 0; i < o->nlocals; i++)
-		prof_db_add_file(db, o->locals[i], &d);
+		prof_db_add_local(db, o->locals[i], &d);
 	/* -p FILE: load it and use every profile it defines */
 	kf_detect *det = NULL;
 	const char **names = NULL;
@@ -188,7 +195,7 @@ prof_db *profcli_load(profcli_opts *o)
 			names[n++] = family_release(db, o->names[i], o->root, &det);
 			continue;
 		}
-		if (prof_db_add_file(db, o->names[i], &d) < 0)
+		if (prof_db_add_local(db, o->names[i], &d) < 0)
 			continue;
 		const char **fn;
 		size_t nf = prof_db_file_profiles(db, o->names[i], &fn);

@@ -177,6 +177,9 @@ prof_db *prof_db_new(void);
 void prof_db_free(prof_db *db);
 /* Parse one file; errors (file:line:col) go to d.  Returns 0 or -1. */
 int prof_db_add_file(prof_db *db, const char *path, kf_diags *d);
+/* The same for a user's local file (--local): a requirement, drop or
+ * rename without a source is a warning there, not an error. */
+int prof_db_add_local(prof_db *db, const char *path, kf_diags *d);
 /* Parse text as if read from name (tests, stdin). */
 int prof_db_add_text(prof_db *db, const char *name, const char *text,
 		     size_t len, kf_diags *d);
