@@ -14,6 +14,38 @@ static bool is_on(const char *v)
 	return v && (!strcmp(v, "y") || !strcmp(v, "m"));
 }
 
+bool prof_list_has(const char *list, const char *item)
+{
+	size_t n = strlen(item);
+	for (const char *p = list ? list : ""; *p;) {
+		const char *c = strchr(p, ',');
+		size_t l = c ? (size_t)(c - p) : strlen(p);
+		if (l == n && !memcmp(p, item, n))
+			return true;
+		if (!c)
+			break;
+		p = c + 1;
+	}
+	return false;
+}
+
+bool prof_list_before(const char *list, const char *a, const char *b)
+{
+	size_t na = strlen(a), nb = strlen(b);
+	for (const char *p = list ? list : ""; *p;) {
+		const char *c = strchr(p, ',');
+		size_t l = c ? (size_t)(c - p) : strlen(p);
+		if (l == na && !memcmp(p, a, na))
+			return true;
+		if (l == nb && !memcmp(p, b, nb))
+			return false;
+		if (!c)
+			break;
+		p = c + 1;
+	}
+	return true;
+}
+
 bool prof_alt_holds(const prof_alt *alt, const char *v, bool boot, int initramfs)
 {
 	switch (alt->want) {
@@ -28,6 +60,12 @@ bool prof_alt_holds(const prof_alt *alt, const char *v, bool boot, int initramfs
 	case PROF_WANT_STRING:
 		/* an absent string symbol is invisible: its value is "" */
 		return v ? !strcmp(v, alt->value) : !*alt->value;
+	case PROF_WANT_CONTAINS:
+		if (!prof_list_has(v, alt->value))
+			return false;
+		return !alt->before || prof_list_before(v, alt->value, alt->before);
+	case PROF_WANT_LACKS:
+		return !prof_list_has(v, alt->value);
 	case PROF_WANT_NUMBER:
 	case PROF_WANT_AT_LEAST:
 		if (!v || !*v)
@@ -41,6 +79,16 @@ bool prof_alt_holds(const prof_alt *alt, const char *v, bool boot, int initramfs
 		return a == strtoll(alt->value, NULL, 0);
 	}
 	return false;
+}
+
+/* Does the requirement's `if` hold in cfg? */
+static bool cond_holds(const prof_db *db, const prof_cond *c, const kf_dotconfig *cfg,
+		       uint32_t kver)
+{
+	const char *v = kf_dotconfig_get(cfg, prof_sym_for_kver(db, c->if_sym, kver));
+	if (!c->if_alt)
+		return is_on(v);
+	return prof_alt_holds(c->if_alt, v, false, PROF_INITRAMFS_YES);
 }
 
 size_t prof_check(const prof_db *db, prof_set *s, const kf_dotconfig *cfg,
@@ -84,8 +132,7 @@ size_t prof_check(const prof_db *db, prof_set *s, const kf_dotconfig *cfg,
 		kf_strbuf_release(&wanted);
 		kf_strbuf_release(&found);
 		if (!prof_req_applies(r, o->kver, o->arch) ||
-		    (r->cond.if_sym &&
-		     !is_on(kf_dotconfig_get(cfg, prof_sym_for_kver(db, r->cond.if_sym, o->kver))))) {
+		    (r->cond.if_sym && !cond_holds(db, &r->cond, cfg, o->kver))) {
 			x->outcome = PROF_NOT_APPLICABLE;
 		} else if (r->shadowed_by) {
 			x->outcome = PROF_SHADOWED;

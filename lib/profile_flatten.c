@@ -138,6 +138,23 @@ static bool cond_overlap(const prof_cond *a, const prof_cond *b)
 /* Can one value satisfy both alts? */
 static bool wants_compatible(const prof_alt *a, const prof_alt *b)
 {
+	/* list items: one list can hold any items, but not have and lack one */
+	bool alist = a->want == PROF_WANT_CONTAINS || a->want == PROF_WANT_LACKS;
+	bool blist = b->want == PROF_WANT_CONTAINS || b->want == PROF_WANT_LACKS;
+	if (alist || blist) {
+		const prof_alt *l = alist ? a : b, *o = alist ? b : a;
+		bool has = l->want == PROF_WANT_CONTAINS;
+		if (o->want == PROF_WANT_CONTAINS && l->want == PROF_WANT_CONTAINS)
+			return !(o->before && l->before && !strcmp(o->before, l->value) &&
+				 !strcmp(l->before, o->value));
+		if (o->want == PROF_WANT_CONTAINS || o->want == PROF_WANT_LACKS)
+			return o->want == l->want || strcmp(o->value, l->value);
+		if (o->want == PROF_WANT_STRING)
+			return prof_alt_holds(l, o->value, false, PROF_INITRAMFS_YES);
+		if (o->want == PROF_WANT_OFF)
+			return !has;
+		return true;
+	}
 	bool aon = a->want == PROF_WANT_ENABLED || a->want == PROF_WANT_BUILTIN;
 	bool bon = b->want == PROF_WANT_ENABLED || b->want == PROF_WANT_BUILTIN;
 	if (aon && bon)
@@ -589,37 +606,66 @@ const char *prof_alt_wanted(kf_arena *a, const prof_alt *alt, bool boot, int ini
 		return alt->value;
 	case PROF_WANT_AT_LEAST:
 		return kf_arena_printf(a, ">=%s", alt->value);
+	case PROF_WANT_CONTAINS:
+		if (alt->before)
+			return kf_arena_printf(a, "a list with %s before any %s", alt->value,
+					       alt->before);
+		return kf_arena_printf(a, "a list with %s", alt->value);
+	case PROF_WANT_LACKS:
+		return kf_arena_printf(a, "a list without %s", alt->value);
 	}
 	return "?";
+}
+
+/* One alternative as written, appended to sb. */
+static void alt_expr(kf_arena *a, const prof_alt *al, kf_strbuf *sb)
+{
+	kf_strbuf_addstr(sb, al->sym);
+	switch (al->want) {
+	case PROF_WANT_ENABLED:
+		break;
+	case PROF_WANT_BUILTIN:
+		kf_strbuf_addstr(sb, "=y");
+		break;
+	case PROF_WANT_OFF:
+		kf_strbuf_addstr(sb, "=n");
+		break;
+	case PROF_WANT_STRING:
+		kf_strbuf_addf(sb, "=%s", quoted(a, al->value));
+		break;
+	case PROF_WANT_NUMBER:
+		kf_strbuf_addf(sb, "=%s", al->value);
+		break;
+	case PROF_WANT_AT_LEAST:
+		kf_strbuf_addf(sb, ">=%s", al->value);
+		break;
+	case PROF_WANT_CONTAINS:
+		kf_strbuf_addf(sb, " contains %s", al->value);
+		if (al->before)
+			kf_strbuf_addf(sb, " before %s", al->before);
+		break;
+	case PROF_WANT_LACKS:
+		kf_strbuf_addf(sb, " does not contain %s", al->value);
+		break;
+	}
+}
+
+const char *prof_alt_expr(kf_arena *a, const prof_alt *alt)
+{
+	kf_strbuf sb = KF_STRBUF_INIT;
+	alt_expr(a, alt, &sb);
+	const char *out = kf_arena_strdup(a, kf_strbuf_str(&sb));
+	kf_strbuf_release(&sb);
+	return out;
 }
 
 const char *prof_req_expr(kf_arena *a, const prof_req *r)
 {
 	kf_strbuf sb = KF_STRBUF_INIT;
 	for (size_t i = 0; i < r->nalts; i++) {
-		const prof_alt *al = &r->alts[i];
 		if (i)
 			kf_strbuf_addstr(&sb, " || ");
-		kf_strbuf_addstr(&sb, al->sym);
-		switch (al->want) {
-		case PROF_WANT_ENABLED:
-			break;
-		case PROF_WANT_BUILTIN:
-			kf_strbuf_addstr(&sb, "=y");
-			break;
-		case PROF_WANT_OFF:
-			kf_strbuf_addstr(&sb, "=n");
-			break;
-		case PROF_WANT_STRING:
-			kf_strbuf_addf(&sb, "=%s", quoted(a, al->value));
-			break;
-		case PROF_WANT_NUMBER:
-			kf_strbuf_addf(&sb, "=%s", al->value);
-			break;
-		case PROF_WANT_AT_LEAST:
-			kf_strbuf_addf(&sb, ">=%s", al->value);
-			break;
-		}
+		alt_expr(a, &r->alts[i], &sb);
 	}
 	const char *out = kf_arena_strdup(a, kf_strbuf_str(&sb));
 	kf_strbuf_release(&sb);
@@ -639,8 +685,12 @@ const char *prof_cond_text(kf_arena *a, const prof_cond *c)
 		for (size_t i = 0; i < c->narch; i++)
 			kf_strbuf_addf(&sb, "%s%s", i ? "," : "", c->arch[i]);
 	}
-	if (c->if_sym)
+	if (c->if_alt) {
+		kf_strbuf_addstr(&sb, " if ");
+		alt_expr(a, c->if_alt, &sb);
+	} else if (c->if_sym) {
 		kf_strbuf_addf(&sb, " if %s", c->if_sym);
+	}
 	const char *out = kf_arena_strdup(a, sb.len ? kf_strbuf_str(&sb) + 1 : "");
 	kf_strbuf_release(&sb);
 	return out;

@@ -228,7 +228,7 @@ static void lint_tree(prof_db *db, const prof_set *s, const prof_lint_tree *t, k
 			const char *n = prof_sym_for_kver(db, r->alts[k].sym, t->kver);
 			if (t->exists(t->ctx, n))
 				any = true;
-			if (r->alts[k].want != PROF_WANT_OFF &&
+			if (r->alts[k].want != PROF_WANT_OFF && r->alts[k].want != PROF_WANT_LACKS &&
 			    !(r->alts[k].want == PROF_WANT_STRING && !*r->alts[k].value))
 				all_off = false;
 		}

@@ -239,6 +239,8 @@ static int parse_long_at(pstate *ps, const char *s, size_t n, int col, long *out
 	return 0;
 }
 
+static int parse_alt(pstate *ps, const tok *t, int nt, int *i, prof_alt *alt);
+
 /*
  * A qualifier: kernel>=V, kernel<V, arch=A[,B], boot, if SYM, STEM>=N,
  * STEM<N.  *i indexes toks and is advanced past what was used.  Returns 0
@@ -259,15 +261,17 @@ static int parse_qual(pstate *ps, tok *t, int nt, int *i, prof_cond *c, bool *bo
 			perr(ps, q->col + 2, "'if' needs a symbol");
 			return -1;
 		}
-		tok *sy = &t[*i + 1];
-		if (!check_sym(ps, sy->s, sy->len, sy->col))
-			return -1;
 		if (c->if_sym) {
 			perr(ps, q->col, "only one 'if' per line");
 			return -1;
 		}
-		c->if_sym = tok_dup(ps, sy);
-		*i += 2;
+		prof_alt *a = kf_arena_alloc(ps->db->arena, sizeof(*a));
+		int j = *i + 1;
+		if (parse_alt(ps, t, nt, &j, a) < 0)
+			return -1;
+		c->if_sym = a->sym;
+		c->if_alt = a;
+		*i = j;
 		return 0;
 	}
 	if (n > 5 && !strncmp(s, "arch=", 5)) {
@@ -356,9 +360,76 @@ static int parse_qual(pstate *ps, tok *t, int nt, int *i, prof_cond *c, bool *bo
 	return -1;
 }
 
-/* Parse SYM or SYM=VALUE from a token into alt. */
-static int parse_alt(pstate *ps, const tok *t, prof_alt *alt)
+/* A list item: a word without commas or quotes (an LSM's name). */
+static bool valid_item(const tok *t)
 {
+	for (size_t k = 0; k < t->len; k++) {
+		unsigned char c = (unsigned char)t->s[k];
+		if (!(isalnum(c) || c == '_' || c == '-' || c == '.' || c == '+'))
+			return false;
+	}
+	return t->len > 0;
+}
+
+/*
+ * Parse one alternative at t[*i] into alt and advance *i past it: SYM,
+ * SYM=VALUE, SYM contains ITEM, SYM does not contain ITEM.
+ */
+static int parse_alt(pstate *ps, const tok *tv, int nt, int *i, prof_alt *alt)
+{
+	const tok *t = &tv[*i];
+	const tok *nx = *i + 1 < nt ? &tv[*i + 1] : NULL;
+	bool has = nx && tok_is(nx, "contains");
+	bool lacks = nx && tok_is(nx, "does");
+	if (has || lacks) {
+		if (!check_sym(ps, t->s, t->len, t->col))
+			return -1;
+		int k = *i + 2;
+		if (lacks && !(k + 1 < nt && tok_is(&tv[k], "not") && tok_is(&tv[k + 1], "contain"))) {
+			perr(ps, nx->col, "expected 'does not contain ITEM'");
+			return -1;
+		}
+		if (lacks)
+			k += 2;
+		if (k >= nt) {
+			perr(ps, tv[k - 1].col + (int)tv[k - 1].len + 1,
+			     "expected a list item after '%s'", has ? "contains" : "contain");
+			return -1;
+		}
+		if (!valid_item(&tv[k])) {
+			perr(ps, tv[k].col,
+			     "invalid list item '%.*s' (one name: letters, digits, '_', '-', '.', '+')",
+			     (int)tv[k].len, tv[k].s);
+			return -1;
+		}
+		alt->sym = tok_dup(ps, t);
+		alt->loc = (prof_loc){ps->file, ps->line, t->col};
+		alt->want = has ? PROF_WANT_CONTAINS : PROF_WANT_LACKS;
+		alt->value = tok_dup(ps, &tv[k]);
+		*i = k + 1;
+		if (has && k + 1 < nt && tok_is(&tv[k + 1], "before")) {
+			const tok *b = k + 2 < nt ? &tv[k + 2] : NULL;
+			if (!b) {
+				perr(ps, tv[k + 1].col + 7, "expected a list item after 'before'");
+				return -1;
+			}
+			if (!valid_item(b)) {
+				perr(ps, b->col,
+				     "invalid list item '%.*s' (one name: letters, digits, '_', '-', '.', '+')",
+				     (int)b->len, b->s);
+				return -1;
+			}
+			if (tok_is(b, alt->value)) {
+				perr(ps, b->col, "'%s before %s': an item cannot come before itself",
+				     alt->value, alt->value);
+				return -1;
+			}
+			alt->before = tok_dup(ps, b);
+			*i = k + 3;
+		}
+		return 0;
+	}
+	(*i)++;
 	const char *eq = memchr(t->s, '=', t->len);
 	size_t sl = eq ? (size_t)(eq - t->s) : t->len;
 	if (!check_sym(ps, t->s, sl, t->col))
@@ -493,10 +564,9 @@ static void parse_req(pstate *ps, tok *t, int nt, int first, prof_level level,
 	for (;;) {
 		prof_alt a;
 		memset(&a, 0, sizeof(a));
-		if (parse_alt(ps, &t[i], &a) < 0)
+		if (parse_alt(ps, t, nt, &i, &a) < 0)
 			return;
 		AR_PUSH(ps->db->arena, r->alts, r->nalts, altalloc, a);
-		i++;
 		if (i < nt && tok_is(&t[i], "||")) {
 			if (i + 1 >= nt) {
 				perr(ps, t[i].col + 2, "expected a symbol after '||'");

@@ -149,7 +149,9 @@ static bool req_applies(rs *R, const prof_req *r)
 		return false;
 	if (r->cond.if_sym) {
 		kc_sym *s = lookup(R, r->cond.if_sym);
-		if (!s || !is_on(kf_sym_shown(R->t, s)))
+		const char *v = s ? kf_sym_shown(R->t, s) : NULL;
+		if (r->cond.if_alt ? !prof_alt_holds(r->cond.if_alt, v, false, PROF_INITRAMFS_YES)
+				   : !is_on(v))
 			return false;
 	}
 	return true;
@@ -640,6 +642,202 @@ static bool need_str(rs *R, kc_sym *s, const char *val, bool numeric)
 	return ok;
 }
 
+/* Position of item in a comma-separated list, -1 when absent. */
+static int list_index(const char *list, const char *item)
+{
+	size_t n = strlen(item);
+	int idx = 0;
+	for (const char *p = list; *p; idx++) {
+		const char *c = strchr(p, ',');
+		size_t l = c ? (size_t)(c - p) : strlen(p);
+		if (l == n && !memcmp(p, item, n))
+			return idx;
+		if (!c)
+			break;
+		p = c + 1;
+	}
+	return -1;
+}
+
+/*
+ * cur with item added (has) or every copy of it removed.  An item is
+ * added where the tree's own order puts it: of s's default lists that
+ * hold it, the one where it comes earliest (CONFIG_LSM's default for
+ * DEFAULT_SECURITY_APPARMOR puts apparmor before the other major LSMs,
+ * the first of which is the one the kernel activates); it goes before
+ * the first item of cur that this reference lists after it, else last.
+ */
+static char *list_edit(kc_sym *s, const char *cur, const char *item, bool has,
+		       const char *before)
+{
+	kf_strbuf out = KF_STRBUF_INIT;
+	const char *ref = NULL;
+	int refidx = -1;
+	kc_prop *p;
+	for_all_defaults(s, p)
+	{
+		kc_sym *ds = p->expr && p->expr->type == E_SYMBOL ? p->expr->left.sym : NULL;
+		if (!ds || !(ds->flags & SYMBOL_CONST) || !ds->name)
+			continue;
+		int k = list_index(ds->name, item);
+		if (k >= 0 && (refidx < 0 || k < refidx)) {
+			ref = ds->name;
+			refidx = k;
+		}
+	}
+	bool placed = !has;
+	for (const char *q = cur ? cur : ""; *q;) {
+		const char *c = strchr(q, ',');
+		size_t l = c ? (size_t)(c - q) : strlen(q);
+		char *word = kf_xstrndup(q, l);
+		bool drop = !has && !strcmp(word, item);
+		if (!placed && ref && l && list_index(ref, word) > refidx) {
+			kf_strbuf_addf(&out, "%s%s", out.len ? "," : "", item);
+			placed = true;
+		}
+		if (!drop && l)
+			kf_strbuf_addf(&out, "%s%s", out.len ? "," : "", word);
+		free(word);
+		if (!c)
+			break;
+		q = c + 1;
+	}
+	if (!placed)
+		kf_strbuf_addf(&out, "%s%s", out.len ? "," : "", item);
+	char *r = kf_strbuf_detach(&out);
+	if (!has || !before || prof_list_before(r, item, before))
+		return r;
+	/* item goes right before the first `before` */
+	kf_strbuf mv = KF_STRBUF_INIT;
+	bool put = false;
+	for (const char *q = r; *q;) {
+		const char *c = strchr(q, ',');
+		size_t l = c ? (size_t)(c - q) : strlen(q);
+		char *word = kf_xstrndup(q, l);
+		if (!put && !strcmp(word, before)) {
+			kf_strbuf_addf(&mv, "%s%s", mv.len ? "," : "", item);
+			put = true;
+		}
+		if (strcmp(word, item))
+			kf_strbuf_addf(&mv, "%s%s", mv.len ? "," : "", word);
+		free(word);
+		if (!c)
+			break;
+		q = c + 1;
+	}
+	free(r);
+	return kf_strbuf_detach(&mv);
+}
+
+/*
+ * Make the list s (a string such as CONFIG_LSM) contain item (has) or
+ * not.  Two ways, the cheaper kept, the tree's own default first on a
+ * tie: a default of s whose list is right, by making its condition hold
+ * (CONFIG_LSM follows the DEFAULT_SECURITY_* choice) while s has no
+ * answer; or an answer, the list edited in the tree's order.
+ */
+static bool need_list(rs *R, kc_sym *s, const prof_alt *a)
+{
+	kc_tree *t = R->t;
+	const char *item = a->value;
+	bool has = a->want == PROF_WANT_CONTAINS;
+	R->steps++;
+	if (prof_alt_holds(a, kf_sym_shown(t, s), false, R->initramfs))
+		return true;
+	if (s->type != S_STRING)
+		return fail_msg(R, false, "%s is not a string", symname(s));
+	if (!push(R, s, true))
+		return false;
+	/* the other items requirements want of s now: a way that loses one
+	 * (another default list) is no way */
+	const prof_alt **keep = kf_xcalloc(R->o->set->n + 1, sizeof(*keep));
+	size_t nkeep = 0;
+	for (size_t i = 0; i < R->o->set->n; i++) {
+		const prof_req *q = R->o->set->reqs[i];
+		if (q == R->cur || q->nalts != 1 || lookup(R, q->alts[0].sym) != s ||
+		    (q->alts[0].want != PROF_WANT_CONTAINS && q->alts[0].want != PROF_WANT_LACKS) ||
+		    !req_applies(R, q) || !alt_holds(R, &q->alts[0], false))
+			continue;
+		keep[nkeep++] = &q->alts[0];
+	}
+	size_t mark = R->nlog;
+	int best = -1;
+	size_t best_cost = SIZE_MAX;
+	kc_prop *p;
+	/* pass 1 measures each way and undoes it, pass 2 takes the best */
+	for (int pass = 0; pass < 2; pass++) {
+		int way = 0;
+		bool ok = false;
+		if (!(s->flags & SYMBOL_DEF_USER))
+			for_all_defaults(s, p)
+			{
+				kc_sym *ds = p->expr && p->expr->type == E_SYMBOL
+						     ? p->expr->left.sym
+						     : NULL;
+				if (!ds || !(ds->flags & SYMBOL_CONST) ||
+				    !prof_alt_holds(a, ds->name, false, R->initramfs))
+					continue;
+				way++;
+				if (pass && way != best)
+					continue;
+				ok = need_expr(R, p->visible.expr, KC_YES) &&
+				     prof_alt_holds(a, kf_sym_shown(t, s), false, R->initramfs);
+				for (size_t k = 0; ok && k < nkeep; k++)
+					ok = alt_holds(R, keep[k], false);
+				if (!ok)
+					fail_msg(R, false, "the default %s of %s does not apply",
+						 ds->name, symname(s));
+				if (pass)
+					goto done;
+				/* on a tie the list where the item comes
+				 * earliest: the tree's default for it */
+				int at = has ? list_index(ds->name, item) : 0;
+				size_t key = (R->nlog - mark) * 64 + (size_t)(at < 63 ? at : 62);
+				if (ok && key < best_cost) {
+					best = way;
+					best_cost = key;
+				}
+				rollback(R, mark);
+			}
+		for_all_prompts(s, p)
+		{
+			way++;
+			if (pass && way != best)
+				continue;
+			ok = need_expr(R, p->visible.expr, KC_YES);
+			if (ok) {
+				char *v = list_edit(s, kf_sym_shown(t, s), item, has, a->before);
+				set_str(R, s, v);
+				free(v);
+				ok = prof_alt_holds(a, kf_sym_shown(t, s), false, R->initramfs) ||
+				     fail_msg(R, false, "%s does not take the answer", symname(s));
+			}
+			if (pass)
+				goto done;
+			if (ok && (R->nlog - mark) * 64 + 63 < best_cost) {
+				best = way;
+				best_cost = (R->nlog - mark) * 64 + 63;
+			}
+			rollback(R, mark);
+		}
+		if (best < 0) {
+			if (!way)
+				fail_msg(R, false, "%s has no prompt and no default %s %s", symname(s),
+					 has ? "with" : "without", item);
+			break;
+		}
+	}
+done:
+	free(keep);
+	if (best < 0 || !prof_alt_holds(a, kf_sym_shown(t, s), false, R->initramfs)) {
+		rollback(R, mark);
+		pop(R);
+		return false;
+	}
+	pop(R);
+	return true;
+}
+
 /* Make "l op c" hold (want_equal) or fail to hold. */
 static bool need_cmp(rs *R, kc_expr *e, bool want_true)
 {
@@ -771,7 +969,7 @@ static bool need_alt(rs *R, const prof_alt *a, bool boot)
 {
 	kc_sym *s = lookup(R, a->sym);
 	if (!s) {
-		if (a->want == PROF_WANT_OFF ||
+		if (a->want == PROF_WANT_OFF || a->want == PROF_WANT_LACKS ||
 		    (a->want == PROF_WANT_STRING && !*a->value))
 			return true;
 		return fail_msg(R, false, "%s does not exist in this tree",
@@ -794,6 +992,9 @@ static bool need_alt(rs *R, const prof_alt *a, bool boot)
 		if (prof_alt_holds(a, kf_sym_shown(R->t, s), boot, R->initramfs))
 			return true;
 		return need_str(R, s, a->value, true);
+	case PROF_WANT_CONTAINS:
+	case PROF_WANT_LACKS:
+		return need_list(R, s, a);
 	}
 	return false;
 }
@@ -1346,8 +1547,24 @@ int kf_why_profiles(const kf_gen_opts *o, const char *name, kf_strbuf *out)
 	bool named = false;
 	for (size_t i = 0; i < set->n; i++) {
 		const prof_req *r = set->reqs[i];
-		if (!req_applies(&R, r))
+		if (!req_applies(&R, r)) {
+			/* one whose condition on another option's value
+			 * is false here: say so, it is why nothing wants it */
+			if (r->shadowed_by || !prof_req_applies(r, R.kver, o->arch) ||
+			    !r->cond.if_alt || r->cond.if_alt->want == PROF_WANT_ENABLED)
+				continue;
+			for (size_t k = 0; k < r->nalts; k++)
+				if (lookup(&R, r->alts[k].sym) == s) {
+					kf_strbuf_addf(out, "  %s by: ",
+						       r->level == PROF_REQUIRE ? "required" : "recommended");
+					req_text(r, out);
+					kf_strbuf_addf(out, " (does not apply: %s)\n",
+						       prof_cond_text(R.arena, &r->cond));
+					named = true;
+					break;
+				}
 			continue;
+		}
 		bool holds = req_holds(&R, r);
 		if (holds)
 			before[nbefore++] = r;
@@ -1357,6 +1574,15 @@ int kf_why_profiles(const kf_gen_opts *o, const char *name, kf_strbuf *out)
 					       r->level == PROF_REQUIRE ? "required" : "recommended");
 				req_text(r, out);
 				kf_strbuf_addf(out, " (%s)\n", holds ? "holds" : "does not hold");
+				/* what it wants of a list, or under which value
+				 * of another option, is not in the symbol's name */
+				if (r->alts[k].want == PROF_WANT_CONTAINS ||
+				    r->alts[k].want == PROF_WANT_LACKS ||
+				    (r->cond.if_alt && r->cond.if_alt->want != PROF_WANT_ENABLED)) {
+					const char *c = prof_cond_text(R.arena, &r->cond);
+					kf_strbuf_addf(out, "    wants %s%s%s\n",
+						       prof_req_expr(R.arena, r), *c ? " " : "", c);
+				}
 				named = true;
 				break;
 			}

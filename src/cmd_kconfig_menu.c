@@ -6,8 +6,11 @@
  * `select` ignores dependencies - the dependency closure the resolver
  * found, so the kernel's own conf prints no "unmet direct dependencies"
  * warning.  What select cannot express (must-be-off, choice members,
- * string and number values) becomes a comment that shows while unmet and a
- * line of the KCONFIG_ALLCONFIG fragment printed by --allconfig.
+ * string and number values, the items of a list such as CONFIG_LSM)
+ * becomes a comment that shows while unmet and a line of the
+ * KCONFIG_ALLCONFIG fragment printed by --allconfig.  A requirement that
+ * depends on another option's value (`if FAT_DEFAULT_IOCHARSET="utf8"`)
+ * selects under the same condition.
  */
 #include "cli.h"
 #include "profcli.h"
@@ -191,6 +194,72 @@ static bool has_sel(const struct item *it, const char *s)
 	return false;
 }
 
+/* The tree's kernel version (KF_KVER), 0 when unknown. */
+static uint32_t tree_kver(kc_tree *t)
+{
+	uint32_t v = 0;
+	const char *s = kc_tree_kernelversion(t);
+	if (!s || kf_kver_parse(s, &v) < 0)
+		return 0;
+	return v;
+}
+
+/*
+ * " if COND": the Kconfig form of a requirement's condition on another
+ * option's value, so the menu's select follows that value as the
+ * requirement does (`select NLS_UTF8 if FAT_DEFAULT_IOCHARSET = "utf8"`);
+ * "" when it has none, or one Kconfig cannot say (a list item) or about
+ * a symbol this tree lacks.
+ */
+static const char *select_cond(kf_arena *a, kc_tree *t, const prof_db *db,
+			       const prof_req *r)
+{
+	const prof_alt *c = r->cond.if_alt;
+	if (!c)
+		return "";
+	uint32_t kver = tree_kver(t);
+	const char *n = prof_sym_for_kver(db, c->sym, kver);
+	if (!kc_sym_find(t, n))
+		return "";
+	kf_strbuf sb = KF_STRBUF_INIT;
+	switch (c->want) {
+	case PROF_WANT_ENABLED:
+		kf_strbuf_addf(&sb, " if %s", n);
+		break;
+	case PROF_WANT_BUILTIN:
+		kf_strbuf_addf(&sb, " if %s = y", n);
+		break;
+	case PROF_WANT_OFF:
+		kf_strbuf_addf(&sb, " if !%s", n);
+		break;
+	case PROF_WANT_STRING:
+		kf_strbuf_addf(&sb, " if %s = ", n);
+		kstr(&sb, c->value);
+		break;
+	case PROF_WANT_NUMBER:
+		if (plain_number(c->value))
+			kf_strbuf_addf(&sb, " if %s = %s", n, c->value);
+		break;
+	default:
+		break;
+	}
+	const char *out = kf_arena_strdup(a, kf_strbuf_str(&sb));
+	kf_strbuf_release(&sb);
+	return out;
+}
+
+/* A list requirement's alternative on sym, or NULL. */
+static const prof_alt *list_alt(kc_tree *t, const prof_db *db, const prof_req *r,
+				const char *sym)
+{
+	uint32_t kver = tree_kver(t);
+	for (size_t k = 0; k < r->nalts; k++)
+		if ((r->alts[k].want == PROF_WANT_CONTAINS || r->alts[k].want == PROF_WANT_LACKS) &&
+		    !strcmp(prof_sym_for_kver(db, r->alts[k].sym, kver), sym))
+			return &r->alts[k];
+	return NULL;
+}
+
 /* Compute what one profile selects, from allnoconfig. */
 static int compute_item(struct item *it, prof_db *db, kc_tree *t,
 			const kf_base *base, const char *arch, kf_diags *d)
@@ -220,32 +289,58 @@ static int compute_item(struct item *it, prof_db *db, kc_tree *t,
 						c->req->loc.line));
 			else
 				kcomment(&it->selects, "\t", why);
-			kf_strbuf_addf(&it->selects, "\tselect %s\n", c->sym);
+			kf_strbuf_addf(&it->selects, "\tselect %s%s\n", c->sym,
+				       select_cond(res.arena, t, db, c->req));
 			KF_GROW(it->sel, it->nsel + 1, it->asel);
 			it->sel[it->nsel++] = kf_xstrdup(c->sym);
 			continue;
 		}
 		/* a value select cannot set: a comment while unmet and a
 		 * fragment line */
-		/* a comment entry takes no help: the reason goes above it */
-		kcomment(&it->comments, "", why ? why : "");
-		kf_strbuf_addstr(&it->comments, "comment ");
-		kstr(&it->comments, kf_arena_printf(res.arena, "%s needs CONFIG_%s=%s",
-						    it->profile, c->sym, c->to));
-		kf_strbuf_addf(&it->comments, "\n\tdepends on %s && ", it->sym);
-		if (on)
-			kf_strbuf_addf(&it->comments, "!%s\n", c->sym);
-		else if (!strcmp(c->to, "n") || !strcmp(c->to, "absent"))
-			kf_strbuf_addf(&it->comments, "%s\n", c->sym);
-		else {
-			kf_strbuf_addf(&it->comments, "%s != ", c->sym);
-			if (!isdigit((unsigned char)c->to[*c->to == '-']) || !plain_number(c->to))
-				kstr(&it->comments, c->to);
-			else
-				kf_strbuf_addstr(&it->comments, c->to);
+		/* a list: one comment per requirement on its items (the
+		 * change names only the last that edited it); Kconfig cannot
+		 * test an item, so each shows while the list differs from the
+		 * one kfit made */
+		bool listed = false;
+		for (size_t q = 0; q < set->n; q++) {
+			const prof_req *r = set->reqs[q];
+			const prof_alt *la = list_alt(t, db, r, c->sym);
+			if (!la || r->shadowed_by || !prof_req_applies(r, tree_kver(t), arch))
+				continue;
+			kcomment(&it->comments, "", r->reason);
+			kf_strbuf_addstr(&it->comments, "comment ");
+			kstr(&it->comments,
+			     kf_arena_printf(res.arena, "%s needs CONFIG_%s to %s %s%s%s",
+					     it->profile, c->sym,
+					     la->want == PROF_WANT_CONTAINS ? "list" : "leave out",
+					     la->value, la->before ? " before " : "",
+					     la->before ? la->before : ""));
+			kf_strbuf_addf(&it->comments, "\n\tdepends on %s && %s != ", it->sym, c->sym);
+			kstr(&it->comments, c->to);
+			kf_strbuf_addstr(&it->comments, "\n\n");
+			listed = true;
+		}
+		if (!listed) {
+			/* a comment entry takes no help: the reason goes above it */
+			kcomment(&it->comments, "", why ? why : "");
+			kf_strbuf_addstr(&it->comments, "comment ");
+			kstr(&it->comments, kf_arena_printf(res.arena, "%s needs CONFIG_%s=%s",
+							    it->profile, c->sym, c->to));
+			kf_strbuf_addf(&it->comments, "\n\tdepends on %s && ", it->sym);
+			if (on)
+				kf_strbuf_addf(&it->comments, "!%s\n", c->sym);
+			else if (!strcmp(c->to, "n") || !strcmp(c->to, "absent"))
+				kf_strbuf_addf(&it->comments, "%s\n", c->sym);
+			else {
+				kf_strbuf_addf(&it->comments, "%s != ", c->sym);
+				if (!isdigit((unsigned char)c->to[*c->to == '-']) || !plain_number(c->to))
+					kstr(&it->comments, c->to);
+				else
+					kf_strbuf_addstr(&it->comments, c->to);
+				kf_strbuf_addch(&it->comments, '\n');
+			}
 			kf_strbuf_addch(&it->comments, '\n');
 		}
-		kf_strbuf_addch(&it->comments, '\n');
 		kcomment(&it->fragment, "", kf_arena_printf(res.arena, "%s: %s", it->profile,
 							    why ? why : ""));
 		if (!strcmp(c->to, "n") || !strcmp(c->to, "absent"))

@@ -90,7 +90,7 @@ static int list_profiles(prof_db *db, bool json)
 static const char *want_kind(prof_want w)
 {
 	static const char *const n[] = {"enabled", "builtin", "off", "string", "number",
-					"at_least"};
+					"at_least", "contains", "lacks"};
 	return n[w];
 }
 
@@ -122,7 +122,8 @@ static void json_req(kf_json *j, const prof_db *db, const prof_set *s, const pro
 	kf_json_kstr(j, "kernel_min", r->cond.kmin ? kf_kver_format(r->cond.kmin, vb) : NULL);
 	kf_json_kstr(j, "kernel_below", r->cond.kmax ? kf_kver_format(r->cond.kmax, vb) : NULL);
 	kf_json_kstrs(j, "arch", r->cond.arch, r->cond.narch);
-	kf_json_kstr(j, "if", r->cond.if_sym);
+	kf_json_kstr(j, "if", r->cond.if_alt ? prof_alt_expr(s->arena, r->cond.if_alt)
+					     : r->cond.if_sym);
 	kf_json_end_object(j);
 	kf_strbuf rsn = KF_STRBUF_INIT;
 	prof_reason_oneline(r->reason, &rsn);

@@ -42,6 +42,10 @@ typedef enum prof_want {
 	PROF_WANT_NUMBER,  /* this int or hex value, compared as a number */
 	PROF_WANT_AT_LEAST, /* an int value at least this one (detection:
 			       NR_CPUS >= the CPUs; no profile syntax) */
+	PROF_WANT_CONTAINS, /* a comma-separated list (CONFIG_LSM) that has
+			       this item (written SYM contains ITEM) */
+	PROF_WANT_LACKS,    /* a list without this item; absent holds
+			       (written SYM does not contain ITEM) */
 } prof_want;
 
 /* Whether the distro boots through an initramfs. */
@@ -62,7 +66,12 @@ typedef struct prof_loc {
 typedef struct prof_alt {
 	const char *sym;   /* symbol as written, without CONFIG_ */
 	prof_want want;    /* the value kind wanted */
-	const char *value; /* STRING/NUMBER: the value (strings unquoted) */
+	const char *value; /* STRING/NUMBER: the value (strings unquoted);
+			      CONTAINS/LACKS: the list item */
+	const char *before; /* CONTAINS: an item the list may hold only after
+			       value (`LSM contains apparmor before selinux`:
+			       the first major LSM listed is the one the
+			       kernel activates), or NULL */
 	prof_loc loc;      /* where the symbol is written */
 } prof_alt;
 
@@ -72,7 +81,11 @@ typedef struct prof_cond {
 	uint32_t kmax;       /* below this kernel version, 0: any */
 	const char **arch;   /* architectures ("x86" covers x86_64 and i386) */
 	size_t narch;        /* 0: every architecture */
-	const char *if_sym;  /* only when this symbol is y or m, or NULL */
+	const char *if_sym;  /* only when this symbol has if_alt's value
+				(`if SYM`: y or m), or NULL */
+	const prof_alt *if_alt; /* the whole condition (`if SYM`, `if SYM=n`,
+				   `if SYM="text"`, `if SYM contains X`),
+				   NULL when if_sym is */
 	long pmin;           /* template profiles: from this N on, -1: any */
 	long pmax;           /* template profiles: below this N, -1: any */
 } prof_cond;
@@ -315,13 +328,22 @@ size_t prof_lint(prof_db *db, const prof_lint_tree *trees, size_t ntrees, kf_dia
 /* ---- text helpers shared by the commands ---- */
 const char *prof_kind_name(prof_kind k);
 const char *prof_level_name(prof_level l);
-/* "y or m", "y", "n", "\"str\"", "123": what an alt wants, in words. */
+/* Is item one of the comma-separated list's entries (the kernel splits
+ * CONFIG_LSM and lsm= at ',' and compares whole names)? */
+bool prof_list_has(const char *list, const char *item);
+/* Does b, if list holds it, come after a (a first, or b absent)? */
+bool prof_list_before(const char *list, const char *a, const char *b);
+/* "y or m", "y", "n", "\"str\"", "123", "a list with bpf": what an alt
+ * wants, in words. */
 const char *prof_alt_wanted(kf_arena *a, const prof_alt *alt, bool boot,
 			    int initramfs);
-/* "DEVTMPFS", "EFIVAR_FS || EFI_VARS", "SYSFS_DEPRECATED=n". */
+/* "DEVTMPFS", "EFIVAR_FS || EFI_VARS", "SYSFS_DEPRECATED=n",
+ * "LSM contains bpf". */
 const char *prof_req_expr(kf_arena *a, const prof_req *r);
 /* v in double quotes with " and \ escaped: "say \"hi\"". */
 const char *prof_quote(kf_arena *a, const char *v);
+/* One alternative as written: "LSM contains bpf", "HZ=250". */
+const char *prof_alt_expr(kf_arena *a, const prof_alt *alt);
 /* "kernel>=5.12.0 arch=x86_64 if BTRFS_FS", "" when unconditional. */
 const char *prof_cond_text(kf_arena *a, const prof_cond *c);
 
