@@ -377,25 +377,6 @@ static const char *default_base(const kf_pipeline *p)
 	return "defconfig";
 }
 
-/* Whether tree is one kfit (or scripts/kernel-tree.sh) extracted into a
- * cache, whichever cache: CACHE/trees/NAME-KEY/TOP beside
- * CACHE/trees/NAME-KEY.lock (include/kfit/tree.h). */
-static bool is_extracted_tree(const char *tree)
-{
-	char *dir = kf_xstrdup(tree);
-	char *sl = strrchr(dir, '/');
-	bool yes = false;
-	if (sl && sl != dir) {
-		*sl = 0; /* CACHE/trees/NAME-KEY */
-		char *lock = kf_xasprintf("%s.lock", dir);
-		char *up = strrchr(dir, '/');
-		yes = up && up - dir >= 6 && !strncmp(up - 6, "/trees", 6) && kf_exists(lock);
-		free(lock);
-	}
-	free(dir);
-	return yes;
-}
-
 /* Where write puts the .config: the option, else a build directory in
  * the cache with detection or when the tree is one kfit extracted (a
  * cached source tree is never written), else TREE/.config as make does. */
@@ -403,7 +384,7 @@ static char *destination(const kf_pipeline *p)
 {
 	if (p->o.output)
 		return kf_xstrdup(p->o.output);
-	if ((p->det || is_extracted_tree(p->tree)) && p->cache) {
+	if ((p->det || kf_tree_is_extracted(p->tree)) && p->cache) {
 		const char *slash = strrchr(p->tree, '/');
 		char *bdir = kf_xasprintf("%s/build/%s-%s", p->cache,
 					  slash ? slash + 1 : p->tree, p->o.arch);

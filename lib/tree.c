@@ -625,3 +625,19 @@ char *kf_tree_kernelversion(const char *srctree, kf_diags *d)
 	kf_strbuf_release(&mk);
 	return r;
 }
+
+bool kf_tree_is_extracted(const char *tree)
+{
+	char *dir = kf_xstrdup(tree);
+	char *sl = strrchr(dir, '/');
+	bool yes = false;
+	if (sl && sl != dir) {
+		*sl = 0; /* CACHE/trees/NAME-KEY */
+		char *lock = kf_xasprintf("%s.lock", dir);
+		char *up = strrchr(dir, '/');
+		yes = up && up - dir >= 6 && !strncmp(up - 6, "/trees", 6) && kf_exists(lock);
+		free(lock);
+	}
+	free(dir);
+	return yes;
+}

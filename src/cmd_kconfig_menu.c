@@ -561,12 +561,9 @@ int cmd_kconfig_menu(int argc, char **argv)
 		goto out;
 	}
 
-	/* a tree kfit extracted into its cache is shared by every later run,
+	/* a tree kfit extracted into a cache is shared by every later run,
 	 * keyed on the tarball alone: writing into it would change them all */
-	char *trees = p.cache ? kf_xasprintf("%s/trees/", p.cache) : NULL;
-	bool cached = trees && !strncmp(p.tree, trees, strlen(trees));
-	free(trees);
-	if (cached && (!outdir || install)) {
+	if (kf_tree_is_extracted(p.tree) && (!outdir || install)) {
 		kf_diag_add(&d, KF_ERROR, p.tree, 0, 0,
 			    "kfit's cached extraction of a tarball: kconfig-menu does not "
 			    "write into it%s; give -k a tree of your own%s",

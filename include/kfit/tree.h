@@ -70,6 +70,12 @@ char *kf_tree_newest_tarball_in(const char *const *dirs);
 /* True when dir has a Kconfig, a Makefile and scripts/kconfig/. */
 bool kf_tree_is_kernel(const char *dir);
 
+/* Whether tree is one kfit (or scripts/kernel-tree.sh) extracted into a
+ * cache, whichever cache: CACHE/trees/NAME-KEY/TOP beside
+ * CACHE/trees/NAME-KEY.lock.  Such a tree is shared by every later run on
+ * its tarball (keyed on the tarball alone), so nothing writes into it. */
+bool kf_tree_is_extracted(const char *tree);
+
 /* True when path's name ends in a tarball suffix kfit can extract. */
 bool kf_tree_is_tarball_name(const char *path);
 
