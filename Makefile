@@ -33,8 +33,8 @@ FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-fra
 ALL_CFLAGS = $(CSTD) $(WARN) $(OPT) $(CFLAGS) $(EXTRA_CFLAGS) -MMD -MP
 
 .PHONY: all check check-unit check-cases check-compat check-full asan \
-        clean install man bench fuzz valgrind deps e2e e2e-all e2e-deps e2e-report \
-        e2e-pc
+        clean install man profiles-audit bench fuzz valgrind deps e2e e2e-all \
+        e2e-deps e2e-report e2e-pc
 
 all: $(BUILD)/kfit
 
@@ -152,6 +152,12 @@ install: all
 # (tests/cases/man-page-current fails when it is stale).
 man: $(BUILD)/kfit
 	scripts/gen-man.sh $(BUILD)/kfit >docs/kfit.1.tmp && mv docs/kfit.1.tmp docs/kfit.1
+
+# Regenerate docs/profiles-audit.md, the verification record of every
+# requirement (tests/cases/profiles-audit-current fails when it is stale).
+profiles-audit: $(BUILD)/kfit
+	scripts/profiles-audit.py $(BUILD)/kfit >docs/profiles-audit.md.tmp && \
+		mv docs/profiles-audit.md.tmp docs/profiles-audit.md
 
 clean:
 	rm -rf build build-asan $(FUZZ_BUILD)

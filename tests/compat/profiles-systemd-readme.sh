@@ -1,15 +1,17 @@
 #!/bin/bash
 # profiles-systemd-readme.sh - the systemd-N profile agrees with systemd's
 # README for every version: tests/data/requirements holds the kernel part
-# of the README of each tag from v208 to v256 whose list changed (see
-# SOURCES.md there), and the v260 development README.  systemd-N for every
-# N from 208 to 256 is checked against the newest copy not newer than N,
-# systemd-260 against the v260 copy.  (kfit has no README of 257-259 or
-# 261-262; those versions are not checked.)
+# of the README of each tag from v208 to v261 whose list changed, and of
+# v261, the newest tag (see SOURCES.md there).  systemd-N for every N from
+# 208 to 261 is checked against the newest copy not newer than N (the list
+# of every tag between two copies equals the older copy's: SOURCES.md
+# says how that was checked).  systemd 262 (Debian 14's) has no tag kfit
+# could read and is not checked.
 #
 # Extraction (readme_items below): the REQUIREMENTS text is read as
 # paragraphs; a line whose first word is CONFIG_X[=value] is an item, and
-# lines continuing an open parenthesis belong to it; the prose lines above
+# lines continuing an open parenthesis belong to it ("(must be built-in"
+# there makes the item SYM=y, v258 on); the prose lines above
 # a run of items are its heading.  An item is "required" when its heading
 # is the base list ("REQUIREMENTS: Linux kernel ...", v208, or "Kernel
 # Config Options:", later), says udev "will fail to work", or is "Kernel
@@ -18,12 +20,14 @@
 # item ("optional", "strongly recommended", "should", "required for
 # <feature>") is "recommended".  CONFIG_{A,B,...}_SUFFIX is expanded.
 #
-# Checks, per README:
+# Checks, per README (and per distro release whose init is systemd-N: it
+# requires everything README vN requires):
 #   required  = exactly the profile's `require` lines (stated by systemd-N
 #               itself) for systemd-VERSION, values included (=n, ="")
 #   recommended: every item appears in the profile for that version (any
 #               level, renames from profiles/renames.kfit applied), with
-#               =n items wanted off, except the SKIP list:
+#               =n items wanted off and =y items built in, except the SKIP
+#               list:
 #     LSM          a list value ("...,bpf"); the language has no "contains"
 #     SCHEDSTATS   v208: only for systemd-bootchart, a separate tool that
 #     SCHED_DEBUG  left systemd in v230; not a need of systemd itself
@@ -76,6 +80,7 @@ readme_items() {
 		}
 		if (match(line, /^[ \t]*CONFIG_[A-Za-z0-9_{},.]+(="[^"]*")?(=[a-z0-9]+)?/)) {
 			tok = substr(line, RSTART, RLENGTH); sub(/^[ \t]*/, "", tok)
+			if (line ~ /\(must be built-in/ && index(tok, "=") == 0) tok = tok "=y"
 			emit(tok, classify(heading))
 			in_items = 1
 			depth = gsub(/\(/, "(", line) - gsub(/\)/, ")", line)
@@ -127,10 +132,10 @@ check_readme() { # file version
 			if (b in ty) { sym = ty[b] substr(sym, length(b) + 1); b = ty[b] }
 			if (b in skp) next
 			while (b in ren) b = ren[b]
-			off = sym ~ /=n$/
+			val = sym ~ /=[ny]$/ ? substr(sym, length(sym) - 1) : ""
 			found = 0
 			for (k = 1; k <= np; k++)
-				if (index(palts[k], "," b ",") && (!off || index(pexpr[k], b "=n"))) found = 1
+				if (index(palts[k], "," b ",") && (val == "" || index(pexpr[k], b val))) found = 1
 			if (!found) printf " %s", sym
 		}' - /dev/null "$W/prof" "$W/items" <profiles/renames.kfit)
 	if [ -z "$missing" ]; then
@@ -154,11 +159,34 @@ for f in "$DATA"/systemd-README-v*.txt; do
 done
 n=0
 cur=""
-for v in $(seq 208 256) 260; do
+declare -A readme_of=()
+for v in $(seq 208 261); do
 	[ -n "${copy[$v]:-}" ] && cur=${copy[$v]}
 	[ -n "$cur" ] || continue
-	[ "$v" -le 256 ] || [ -n "${copy[$v]:-}" ] || continue
 	n=$((n + 1))
+	readme_of[$v]=$cur
 	check_readme "$cur" "$v"
 done
 [ $n -gt 0 ] || { echo "not ok systemd-readme"; echo "  no README copies in $DATA"; }
+
+# Every distro release whose init is systemd-N (Debian 11's 247, 12's 252,
+# 13's 257, ...): the release as a whole requires what the README of its
+# packaged systemd requires (no override or drop lost one on the way).
+for d in $("$KFIT" profiles --json | jq -r '.profiles[] | select(.kind == "distro") | .name'); do
+	json=$("$KFIT" profiles show "$d" --json) || { echo "not ok distro/$d"; echo "  kfit profiles show $d failed"; continue; }
+	init=$(jq -r '.init // ""' <<<"$json")
+	case $init in systemd-[0-9]*) ;; *) continue ;; esac
+	v=${init#systemd-}
+	[ -n "${readme_of[$v]:-}" ] || { echo "skip distro/$d $init: no README copy"; continue; }
+	want=$(readme_items "${readme_of[$v]}" | awk -v v="$v" -v lags="$LAGS" '
+		BEGIN { n = split(lags, l, /[ \n]+/); for (i = 1; i <= n; i++) lag[l[i]] = 1 }
+		$1 == "required" && !((v ":" $2) in lag) { print $2 }' | sort -u)
+	got=$(jq -r '.requirements[] | select(.level == "require") | .expr' <<<"$json" | sort -u)
+	missing=$(comm -23 <(echo "$want") <(echo "$got") | tr '\n' ' ')
+	if [ -z "${missing// /}" ]; then
+		echo "ok distro/$d/$init"
+	else
+		echo "not ok distro/$d/$init"
+		echo "  README v$v requires, $d does not: $missing"
+	fi
+done
