@@ -174,8 +174,10 @@ static const char *codename_version(const char *id, const char *code)
 /* The profile name for a distro ID and version, or NULL. */
 static char *distro_name(dctx *c, const char *id, const char *ver, const char *text)
 {
-	if (!strcmp(id, "arch") || !strcmp(id, "nixos") || !strcmp(id, "opensuse-tumbleweed"))
+	if (!strcmp(id, "arch") || !strcmp(id, "opensuse-tumbleweed"))
 		return kf_arena_strdup(c->a, id);
+	if (!strcmp(id, "nixos")) /* VERSION_ID 24.05; unstable says the next release's */
+		return ver ? kf_arena_printf(c->a, "nixos-%s", ver) : kf_arena_strdup(c->a, id);
 	if (!strcmp(id, "gentoo"))
 		return NULL; /* decided with the init system */
 	if (!ver)

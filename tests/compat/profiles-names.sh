@@ -21,6 +21,8 @@ alpine-3.10 alpine-3.11 alpine-3.12 alpine-3.13 alpine-3.14 alpine-3.15
 alpine-3.16 alpine-3.17 alpine-3.18 alpine-3.19 alpine-3.20 alpine-3.21
 alpine-3.22 alpine-3.23
 gentoo-openrc gentoo-systemd nixos
+nixos-20.03 nixos-20.09 nixos-21.05 nixos-21.11 nixos-22.05 nixos-22.11
+nixos-23.05 nixos-23.11 nixos-24.05 nixos-24.11 nixos-25.05 nixos-25.11 nixos-26.05
 systemd-208 systemd-256 systemd-260 systemd-999 openrc
 docker podman lxc flatpak snapd kvm-host nftables iptables-legacy wireguard
 nfs-client cifs btrfs lvm-luks md-raid zram bpftrace apparmor selinux
@@ -38,7 +40,7 @@ for n in $names; do
 done
 
 # kinds: every distro release is kind distro
-bad=$("$KFIT" profiles --json | jq -r '.profiles[] | select((.name | test("^(debian|ubuntu|fedora|centos-stream|opensuse|alpine|gentoo)-")) and .kind != "distro") | .name')
+bad=$("$KFIT" profiles --json | jq -r '.profiles[] | select((.name | test("^(debian|ubuntu|fedora|centos-stream|opensuse|alpine|gentoo|nixos)-")) and .kind != "distro") | .name')
 if [ -z "$bad" ]; then echo "ok distro-kinds"; else echo "not ok distro-kinds"; echo "  not kind distro: $bad"; fi
 
 out=$("$KFIT" profiles show fedora-46 2>&1)

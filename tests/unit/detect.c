@@ -288,7 +288,7 @@ static const struct rcase rules[] = {
 	 NULL, "firecracker", NULL, NULL, PROF_INITRAMFS_UNKNOWN},
 	{"nixos-systemd", {"etc/os-release=ID=nixos\nVERSION_ID=\"24.05\"", "proc/1/comm=systemd",
 			   "run/current-system/sw/lib/systemd/libsystemd-shared-255.so=", "proc/cpuinfo=flags\t: fpu"},
-	 "nixos", "none", NULL, "systemd-255", PROF_INITRAMFS_UNKNOWN},
+	 "nixos-24.05", "none", NULL, "systemd-255", PROF_INITRAMFS_UNKNOWN},
 	{"virtualbox", {"sys/class/dmi/id/sys_vendor=innotek GmbH", "sys/class/dmi/id/product_name=VirtualBox",
 			"proc/cpuinfo=flags\t: fpu hypervisor"},
 	 NULL, "virtualbox", NULL, NULL, PROF_INITRAMFS_UNKNOWN},
