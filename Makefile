@@ -23,7 +23,7 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 # Fuzz targets (tests/fuzz/NAME.c).  Each also links with tests/fuzz/replay.c
 # into $(BUILD)/tests/fuzz-NAME, which replays the committed corpus and
 # regression inputs as a unit test in every check.
-FUZZ_TARGETS := kconfig conf dotconfig profile json modalias cache
+FUZZ_TARGETS := kconfig conf dotconfig profile json modalias cache menu
 FUZZ_REPLAY := $(FUZZ_TARGETS:%=$(BUILD)/tests/fuzz-%)
 UNIT_BIN += $(FUZZ_REPLAY)
 FUZZ_BUILD ?= build-fuzz

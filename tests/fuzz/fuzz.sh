@@ -15,7 +15,7 @@ secs=${1:?usage: fuzz.sh SECONDS TARGET...}
 shift
 # per-input limits: a hang is an input taking longer than this
 TIMEOUT=${FUZZ_TIMEOUT:-20}
-declare -A maxlen=([cache]=8192 [kconfig]=16384 [conf]=16384 [dotconfig]=16384 [profile]=16384 [json]=4096 [modalias]=8192)
+declare -A maxlen=([menu]=8192 [cache]=8192 [kconfig]=16384 [conf]=16384 [dotconfig]=16384 [profile]=16384 [json]=4096 [modalias]=8192)
 found=0
 for t in "$@"; do
 	bin=$FUZZ_BUILD/fuzz-$t
