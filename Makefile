@@ -133,6 +133,7 @@ e2e-report:
 	e2e/report.sh $(E2E_CACHE) >docs/e2e.md
 	e2e/report-all.sh $(E2E_CACHE) docs/e2e.md
 	e2e/pc-report.sh $(E2E_CACHE) docs/e2e.md
+	e2e/kfit-build-report.sh $(E2E_CACHE) docs/e2e.md
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin

@@ -26,7 +26,8 @@ rm -rf "$dir/obj" "$dir"/*.deb "$dir"/*.buildinfo "$dir"/*.changes
 grep '^kfit: next:' "$dir/generate.log"
 
 start=$(date +%s)
-if ! "$kfit" build -k "$tree" -a x86_64 -O "$dir/obj" >"$dir/packages.txt" 2>"$dir/build.log"; then
+loadavg=$(cut -d' ' -f1 /proc/loadavg)
+if ! "$kfit" build -k "$tree" -a x86_64 -c "$dir/config" -O "$dir/obj" >"$dir/packages.txt" 2>"$dir/build.log"; then
 	tail -n 40 "$dir/build.log" >&2
 	echo "kfit-build.sh: FAIL: kfit build (log: $dir/build.log)" >&2
 	exit 1
@@ -54,6 +55,7 @@ built=$(sed -n 's/^kfit: built in .* (\([0-9]*\) objects)$/\1/p' "$dir/build.log
 	echo "package=$(basename "$image")"
 	echo "package_bytes=$(stat -c %s "$image")"
 	echo "build_seconds=$((end - start))"
+	echo "build_loadavg=$loadavg"
 	echo "objects_estimated=$estimate"
 	echo "objects_built=$built"
 	echo "opts_y=$(grep -c '=y$' "$dir/config" || true)"

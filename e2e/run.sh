@@ -4,8 +4,9 @@
 # kvm-guest on Debian's 6.1 tree, debian-13 + kvm-guest on 6.12;
 # e2e/build-kernel.sh), boots each and Debian's stock 6.1 kernel with its
 # initramfs on it (e2e/boot.sh), checks the config extended with docker,
-# podman and lxc with the tools' own checkers (e2e/container-check.sh) and
-# regenerates docs/e2e.md (e2e/report.sh).  Everything is cached in
+# podman and lxc with the tools' own checkers (e2e/container-check.sh),
+# builds and packages a small config with `kfit build` (e2e/kfit-build.sh)
+# and regenerates docs/e2e.md (e2e/report.sh, e2e/kfit-build-report.sh).  Everything is cached in
 # ${KFIT_E2E_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kfit/e2e}, so a second
 # run only boots and checks.  Exit 0 when everything passed.
 set -eu
@@ -40,6 +41,8 @@ fail=0
 
 "$here/container-check.sh" 6.1 debian-12 "$cache/ct61" || fail=1
 "$here/container-check.sh" 6.12 debian-13 "$cache/ct612" || fail=1
+# kfit build itself: tinyconfig + debian-12 + kvm-guest, make bindeb-pkg
+"$here/kfit-build.sh" "$cache/kbuild" || fail=1
 
 if ! wait "$rootfs_pid"; then
 	tail -n 30 "$cache/rootfs.log" >&2
@@ -63,6 +66,7 @@ fi
 "$here/localmodconfig.sh" "$cache" || echo "run.sh: note: localmodconfig comparison not made"
 
 "$here/report.sh" "$cache" >"$root/docs/e2e.md"
+"$here/kfit-build-report.sh" "$cache" "$root/docs/e2e.md"
 echo "run.sh: wrote docs/e2e.md"
 t1=$(date +%s)
 if [ "$fail" = 0 ]; then
