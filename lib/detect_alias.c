@@ -134,6 +134,40 @@ kf_alias *kf_aliasdb_add(kf_aliasdb *db, const char *pattern, const char *module
 	return a;
 }
 
+static const char *dup_or_null(kf_aliasdb *db, const char *s)
+{
+	return s ? kf_arena_strdup(db->arena, s) : NULL;
+}
+
+void kf_aliasdb_merge(kf_aliasdb *db, const kf_aliasdb *part)
+{
+	for (size_t i = 0; i < part->nmods; i++) {
+		const kf_modinfo *pm = &part->mods[i];
+		kf_modinfo *m = kf_aliasdb_module_get(db, pm->name);
+		/* the scan sets these from a module's first file: the first
+		   part that has them wins, as the first file did */
+		if (!m->object && pm->object) {
+			m->object = kf_arena_strdup(db->arena, pm->object);
+			m->symbol = dup_or_null(db, pm->symbol);
+			m->makefile = dup_or_null(db, pm->makefile);
+			m->line = pm->line;
+		}
+		for (size_t k = 0; k < pm->nfirmware; k++)
+			kf_modinfo_add_firmware(db, m, pm->firmware[k]);
+	}
+	for (size_t i = 0; i < part->naliases; i++) {
+		const kf_alias *pa = &part->aliases[i];
+		kf_alias *a = kf_aliasdb_add(db, pa->pattern, pa->module, pa->part_symbol, pa->file,
+					     pa->line, pa->origin);
+		a->symbol = dup_or_null(db, pa->symbol);
+		a->makefile = dup_or_null(db, pa->makefile);
+		a->mkline = pa->mkline;
+		a->cond = dup_or_null(db, pa->cond);
+	}
+	db->nsources += part->nsources;
+	db->nmakefiles += part->nmakefiles;
+}
+
 int kf_aliasdb_add_modules_alias(kf_aliasdb *db, const char *path, kf_diags *d)
 {
 	kf_strbuf sb = KF_STRBUF_INIT;

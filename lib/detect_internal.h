@@ -73,6 +73,11 @@ kf_alias *kf_aliasdb_add(kf_aliasdb *db, const char *pattern, const char *module
 /* The module entry for name, created when missing. */
 kf_modinfo *kf_aliasdb_module_get(kf_aliasdb *db, const char *name);
 void kf_modinfo_add_firmware(kf_aliasdb *db, kf_modinfo *m, const char *fw);
+/* Append what part found to db, as if db had found it next: modules in
+ * part's order (a module's object, symbol and Makefile line only when db
+ * has none yet), firmware and aliases in order, the counts added.  The
+ * parallel scan merges its chunks with it, in file order. */
+void kf_aliasdb_merge(kf_aliasdb *db, const kf_aliasdb *part);
 /* Cache I/O: write/read db's source part as text. */
 int kf_aliasdb_save(const kf_aliasdb *db, const char *path, kf_diags *d);
 /* 0 loaded; -2 the cache entry is unusable (truncated, corrupted, another

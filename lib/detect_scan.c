@@ -23,11 +23,13 @@
 
 #include <ctype.h>
 #include <dirent.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* ---- Makefile facts ---- */
 
@@ -2822,6 +2824,98 @@ static const char *srcarch(const char *arch)
 	return arch;
 }
 
+/* ---- the .c files on several CPUs ---- */
+
+/* Files per chunk.  The workers claim chunks in turn; each chunk's
+ * findings go into a database of its own, merged into the result in file
+ * order as soon as the chunks before it are in, so the result is the one
+ * scanning the files one after another gives (scan_cfile reads the walked
+ * tree and the global macros and writes only its database). */
+#define SCAN_CHUNK 32
+
+typedef struct scan_pool {
+	scan *s;            /* the walked tree, read only while workers run */
+	size_t nchunks;     /* chunks of s->cfiles */
+	pthread_mutex_t mu; /* guards everything below */
+	size_t next;        /* first file not claimed yet */
+	size_t merged;      /* chunks merged into s->db so far */
+	kf_aliasdb **done;  /* finished chunks waiting for the ones before */
+	size_t failed;      /* failed_entries of the chunks */
+} scan_pool;
+
+static void *scan_worker(void *arg)
+{
+	scan_pool *p = arg;
+	scan w = *p->s;
+	for (;;) {
+		pthread_mutex_lock(&p->mu);
+		size_t from = p->next;
+		if (from < w.ncfiles)
+			p->next += SCAN_CHUNK;
+		pthread_mutex_unlock(&p->mu);
+		if (from >= w.ncfiles)
+			break;
+		size_t to = w.ncfiles - from > SCAN_CHUNK ? from + SCAN_CHUNK : w.ncfiles;
+		w.db = kf_aliasdb_new();
+		w.failed_entries = 0;
+		for (size_t i = from; i < to; i++)
+			scan_cfile(&w, w.cfiles[i]);
+		pthread_mutex_lock(&p->mu);
+		p->done[from / SCAN_CHUNK] = w.db;
+		p->failed += w.failed_entries;
+		while (p->merged < p->nchunks && p->done[p->merged]) {
+			kf_aliasdb_merge(p->s->db, p->done[p->merged]);
+			kf_aliasdb_free(p->done[p->merged]);
+			p->done[p->merged++] = NULL;
+		}
+		pthread_mutex_unlock(&p->mu);
+	}
+	return NULL;
+}
+
+/* Threads for the scan: $KFIT_SCAN_JOBS (1: one file after another, in
+ * this thread), else the CPUs online. */
+static int scan_jobs(void)
+{
+	const char *e = getenv("KFIT_SCAN_JOBS");
+	if (e && *e) {
+		char *end;
+		long n = strtol(e, &end, 10);
+		if (!*end && n >= 1 && n <= 256)
+			return (int)n;
+	}
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n < 1 ? 1 : n > 64 ? 64 : (int)n;
+}
+
+static void scan_cfiles(scan *s)
+{
+	int jobs = scan_jobs();
+	if (jobs <= 1 || s->ncfiles <= SCAN_CHUNK) {
+		for (size_t i = 0; i < s->ncfiles; i++)
+			scan_cfile(s, s->cfiles[i]);
+		return;
+	}
+	scan_pool p;
+	memset(&p, 0, sizeof(p));
+	p.s = s;
+	p.nchunks = (s->ncfiles + SCAN_CHUNK - 1) / SCAN_CHUNK;
+	p.done = kf_xcalloc(p.nchunks, sizeof(*p.done));
+	pthread_mutex_init(&p.mu, NULL);
+	pthread_t *thr = kf_xcalloc((size_t)jobs - 1, sizeof(*thr));
+	int started = 0;
+	/* this thread is a worker too; one that cannot start is not needed */
+	while (started < jobs - 1 && pthread_create(&thr[started], NULL, scan_worker, &p) == 0)
+		started++;
+	scan_worker(&p);
+	for (int i = 0; i < started; i++)
+		pthread_join(thr[i], NULL);
+	s->failed_entries += p.failed;
+	pthread_mutex_destroy(&p.mu);
+	free(thr);
+	free(p.done);
+}
+
 /* Bumped whenever the scanner's output changes, so old caches are redone. */
 #define SCANNER_VERSION 35
 
@@ -2877,8 +2971,7 @@ int kf_aliasdb_scan_tree(kf_aliasdb *db, const char *tree, const char *arch, boo
 	db->kernelversion = kf_arena_strdup(db->arena, kv);
 	load_global(&s);
 	walk(&s, "");
-	for (size_t i = 0; i < s.ncfiles; i++)
-		scan_cfile(&s, s.cfiles[i]);
+	scan_cfiles(&s);
 	/* modules whose objects the Makefiles name but no scanned file did */
 	for (size_t i = 0; i < s.nobjs; i++) {
 		objent *o = &s.objs[i];
