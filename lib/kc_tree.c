@@ -599,6 +599,11 @@ void kc_tree_spec_parse(const kc_load_opts *o, kc_prefetch *pf)
 	kf_diags_release(&d);
 }
 
+void kc_tree_set_diags(kc_tree *t, kf_diags *d)
+{
+	t->diags = d;
+}
+
 kc_tree *kc_tree_load(const kc_load_opts *o, kf_diags *d)
 {
 	kc_tree *t = tree_begin(o, d, NULL);

@@ -11,6 +11,7 @@
 #include "kfit/rootfs.h"
 #include "kfit/run.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,8 +24,63 @@ void kf_pipeline_init(kf_pipeline *p, const kf_pipeline_opts *o)
 	p->initramfs = o->initramfs;
 }
 
+/*
+ * The Kconfig load of kf_pipeline_load, started in a thread of its own
+ * before detection scans the driver sources: both only read the tree, and
+ * on a first run the $(shell,...) commands and the scan then share the
+ * CPUs instead of taking turns.  Its diagnostics join the caller's where
+ * load would have added them, so what is printed does not change.
+ */
+struct kf_load_ahead {
+	pthread_t thr;   /* the loading thread */
+	kc_load_opts lo; /* what it loads */
+	kc_tree *t;      /* the loaded tree, or NULL */
+	kf_diags d;      /* its diagnostics until joined */
+};
+
+static void *load_ahead_run(void *arg)
+{
+	struct kf_load_ahead *la = arg;
+	la->t = kc_tree_load(&la->lo, &la->d);
+	return NULL;
+}
+
+static void load_ahead_start(kf_pipeline *p)
+{
+	struct kf_load_ahead *la = kf_xcalloc(1, sizeof(*la));
+	la->lo = (kc_load_opts){.srctree = p->tree, .arch = p->o.arch, .cache_dir = p->cache};
+	if (pthread_create(&la->thr, NULL, load_ahead_run, la) != 0) {
+		free(la); /* load runs it in its turn */
+		return;
+	}
+	p->ahead = la;
+}
+
+/* Wait for the load started ahead: its tree, reporting to d (NULL: the
+ * result is not wanted and freed). */
+static kc_tree *load_ahead_join(kf_pipeline *p, kf_diags *d)
+{
+	struct kf_load_ahead *la = p->ahead;
+	p->ahead = NULL;
+	pthread_join(la->thr, NULL);
+	kc_tree *t = la->t;
+	if (d) {
+		kf_diags_move(d, &la->d);
+		if (t)
+			kc_tree_set_diags(t, d);
+	} else {
+		kc_tree_free(t);
+		t = NULL;
+	}
+	kf_diags_release(&la->d);
+	free(la);
+	return t;
+}
+
 void kf_pipeline_release(kf_pipeline *p)
 {
+	if (p->ahead)
+		load_ahead_join(p, NULL);
 	if (p->solved)
 		kf_gen_result_release(&p->res);
 	kf_base_free(p->snap);
@@ -122,6 +178,8 @@ static int root_needs_initramfs(kf_pipeline *p, kf_diags *d)
 
 int kf_pipeline_detect(kf_pipeline *p, kf_diags *d)
 {
+	if (!p->t && !p->ahead)
+		load_ahead_start(p);
 	p->aliases = kf_aliasdb_new();
 	if (kf_aliasdb_scan_tree(p->aliases, p->tree, p->o.arch, true, p->o.progress,
 				 p->o.progress_ctx, d) < 0)
@@ -357,6 +415,10 @@ int kf_pipeline_requirements(kf_pipeline *p, kf_diags *d)
 
 int kf_pipeline_load(kf_pipeline *p, kf_diags *d)
 {
+	if (p->ahead) {
+		p->t = load_ahead_join(p, d);
+		return p->t ? 0 : -1;
+	}
 	kc_load_opts lo = {.srctree = p->tree, .arch = p->o.arch, .cache_dir = p->cache};
 	p->t = kc_tree_load(&lo, d);
 	return p->t ? 0 : -1;

@@ -306,6 +306,19 @@ void kf_diags_release(kf_diags *d)
 	d->n = d->alloc = d->nerr = 0;
 }
 
+void kf_diags_move(kf_diags *d, kf_diags *from)
+{
+	if (from->n) {
+		KF_GROW(d->v, d->n + from->n, d->alloc);
+		memcpy(d->v + d->n, from->v, from->n * sizeof(*from->v));
+		d->n += from->n;
+		d->nerr += from->nerr;
+	}
+	free(from->v);
+	from->v = NULL;
+	from->n = from->alloc = from->nerr = 0;
+}
+
 void kf_diag_format(const kf_diag *dg, kf_strbuf *out)
 {
 	if (dg->raw) {

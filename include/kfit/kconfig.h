@@ -47,6 +47,9 @@ typedef struct kc_load_opts {
 /* Load and parse the tree's Kconfig.  NULL on a fatal error (in d). */
 kc_tree *kc_tree_load(const kc_load_opts *o, kf_diags *d);
 void kc_tree_free(kc_tree *t);
+/* Where the tree reports from now on (a tree loaded into a list of its
+ * own, e.g. in another thread, joins the caller's). */
+void kc_tree_set_diags(kc_tree *t, kf_diags *d);
 
 /* Symbol by name (without CONFIG_ prefix), or NULL when the tree has none. */
 kc_sym *kc_sym_find(kc_tree *t, const char *name);

@@ -78,6 +78,8 @@ typedef struct kf_pipeline {
 	int initramfs;             /* effective: option, else detection's */
 	/* load */
 	kc_tree *t;                /* the parsed tree */
+	struct kf_load_ahead *ahead; /* the load running in a thread while
+				      detect scans (joined by load), or NULL */
 	/* base */
 	const char *base;          /* the base used (option or default) */
 	char *dest;                /* where write puts the .config */

@@ -103,6 +103,8 @@ void kf_diag_vadd(kf_diags *d, kf_severity sev, const char *file, int line,
 void kf_diag_raw(kf_diags *d, kf_severity sev, const char *fmt, ...)
 	KF_PRINTF(3, 4);
 void kf_diags_release(kf_diags *d);
+/* Append from's diagnostics to d in their order; from is left empty. */
+void kf_diags_move(kf_diags *d, kf_diags *from);
 /* Format one diagnostic as "file:line:col: severity: msg" (or raw). */
 void kf_diag_format(const kf_diag *dg, kf_strbuf *out);
 
