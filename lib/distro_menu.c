@@ -103,6 +103,16 @@ static void ktext(kf_strbuf *sb, const char *s)
 		kf_strbuf_addch(sb, ktext_char((unsigned char)*s));
 }
 
+/* The first line of a help text: the lexer takes its indentation as the
+ * block's, so a title starting with blanks (or control characters, which
+ * become blanks) would end the help at the next line; they are left out. */
+static void khelp_first(kf_strbuf *sb, const char *s)
+{
+	while (s && *s && ktext_char((unsigned char)*s) == ' ')
+		s++;
+	ktext(sb, s);
+}
+
 /* Kconfig comment text: one comment per paragraph (a reason line of the
  * profile), each wrapped at 78 columns with its continuation lines
  * indented, so that several reasons never run together. */
@@ -385,7 +395,7 @@ static void emit_item(kf_strbuf *out, const struct item *it, const struct item *
 		kf_strbuf_addstr(out, kf_strbuf_str(&it->selects));
 	}
 	kf_strbuf_addstr(out, "\thelp\n\t  ");
-	ktext(out, it->p->title ? it->p->title : it->profile);
+	khelp_first(out, it->p->title ? it->p->title : it->profile);
 	kf_strbuf_addf(out, ".\n\t  Requirements: kfit profiles show %s\n\n", it->profile);
 	kf_strbuf_addstr(out, kf_strbuf_str(&it->comments));
 }
