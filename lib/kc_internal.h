@@ -17,6 +17,7 @@
 #ifndef KC_INTERNAL_H
 #define KC_INTERNAL_H
 
+#include "kfit/hashmap.h"
 #include "kfit/kconfig.h"
 #include "kfit/util.h"
 
@@ -233,6 +234,10 @@ struct kc_tree {
 	int shell_hits;          /* commands served from the cache */
 	int shell_timeout_ms;    /* kill a command after this long, 0: never */
 	bool shell_swept;        /* stale scratch dirs removed this run */
+	kf_strmap bin_seen;      /* shell_key: word -> index in bin_id */
+	char **bin_id;           /* the executable a word runs (path, size,
+				    mtime, inode), or NULL: none */
+	size_t nbin_id, abin_id; /* count, capacity */
 	int shell_jobs;          /* commands run at once on a cache miss */
 	const struct kc_load_opts *lopts; /* while loading: how (for the
 				    speculative passes) */

@@ -51,7 +51,48 @@ static void key_add(struct key *k, const void *p, size_t n)
 	k->b = fnv64(k->b, "\x01", 1);
 }
 
-/* Add the identity of every word of cmd that names an executable. */
+/* The identity of the executable word runs ("PATH:size:mtime:inode"), or
+ * NULL when it names none: an absolute path, else the first match on
+ * PATH, as the shell would run it. */
+static char *binary_of(const char *word, size_t n, const char *path)
+{
+	struct stat st;
+	if (word[0] == '/') {
+		if (stat(word, &st) == 0 && S_ISREG(st.st_mode))
+			return kf_xasprintf("%s:%lld:%lld.%09ld:%llu", word, (long long)st.st_size,
+					    (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec,
+					    (unsigned long long)st.st_ino);
+		return NULL;
+	}
+	if (strchr(word, '/') || !path)
+		return NULL;
+	const char *d = path;
+	while (*d) {
+		const char *e = strchr(d, ':');
+		size_t dl = e ? (size_t)(e - d) : strlen(d);
+		char full[8192];
+		if (dl + n + 2 < sizeof(full)) {
+			memcpy(full, d, dl);
+			full[dl] = '/';
+			memcpy(full + dl + 1, word, n + 1);
+			if (stat(full, &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & 0111))
+				return kf_xasprintf("%s:%lld:%lld.%09ld:%llu", full,
+						    (long long)st.st_size,
+						    (long long)st.st_mtim.tv_sec,
+						    st.st_mtim.tv_nsec,
+						    (unsigned long long)st.st_ino);
+		}
+		if (!e)
+			break;
+		d = e + 1;
+	}
+	return NULL;
+}
+
+/* Add the identity of every word of cmd that names an executable.  Each
+ * word is looked up once per tree (the ~90 commands of a kernel repeat
+ * gcc, -Werror, -c, /dev/null...: 15000 failing stat() calls a load
+ * before). */
 static void key_add_binaries(kc_tree *t, struct key *k, const char *cmd)
 {
 	const char *path = pp_getenv(t, "PATH");
@@ -68,48 +109,15 @@ static void key_add_binaries(kc_tree *t, struct key *k, const char *cmd)
 		char word[4096];
 		memcpy(word, s, n);
 		word[n] = 0;
-		struct stat st;
-		if (word[0] == '/') {
-			if (stat(word, &st) == 0 && S_ISREG(st.st_mode)) {
-				char id[5000];
-				snprintf(id, sizeof(id), "%s:%lld:%lld.%09ld:%llu", word,
-					 (long long)st.st_size,
-					 (long long)st.st_mtim.tv_sec,
-					 st.st_mtim.tv_nsec,
-					 (unsigned long long)st.st_ino);
-				key_add(k, id, strlen(id));
-			}
-			continue;
+		size_t i;
+		if (!kf_strmap_get(&t->bin_seen, word, &i)) {
+			KF_GROW(t->bin_id, t->nbin_id + 1, t->abin_id);
+			i = t->nbin_id++;
+			t->bin_id[i] = binary_of(word, n, path);
+			kf_strmap_put(&t->bin_seen, word, i);
 		}
-		if (strchr(word, '/') || !path)
-			continue;
-		/* first match on PATH, as the shell would run it */
-		const char *d = path;
-		while (*d) {
-			const char *e = strchr(d, ':');
-			size_t dl = e ? (size_t)(e - d) : strlen(d);
-			char full[8192];
-			if (dl + n + 2 < sizeof(full)) {
-				memcpy(full, d, dl);
-				full[dl] = '/';
-				memcpy(full + dl + 1, word, n + 1);
-				if (stat(full, &st) == 0 && S_ISREG(st.st_mode) &&
-				    (st.st_mode & 0111)) {
-					char id[9000];
-					snprintf(id, sizeof(id),
-						 "%s:%lld:%lld.%09ld:%llu", full,
-						 (long long)st.st_size,
-						 (long long)st.st_mtim.tv_sec,
-						 st.st_mtim.tv_nsec,
-						 (unsigned long long)st.st_ino);
-					key_add(k, id, strlen(id));
-					break;
-				}
-			}
-			if (!e)
-				break;
-			d = e + 1;
-		}
+		if (t->bin_id[i])
+			key_add(k, t->bin_id[i], strlen(t->bin_id[i]));
 	}
 }
 

@@ -657,6 +657,10 @@ void kc_tree_free(kc_tree *t)
 		return;
 	kf_strbuf_release(&t->out);
 	kc_prefetch_free(t->pf);
+	kf_strmap_release(&t->bin_seen);
+	for (size_t i = 0; i < t->nbin_id; i++)
+		free(t->bin_id[i]);
+	free(t->bin_id);
 	free(t->env);
 	free(t->files);
 	kf_arena_free(t->arena);
