@@ -81,7 +81,9 @@ if [ -f "$k/config.built" ] && cmp -s "$k/config.new" "$k/config.built" && [ -f 
 	echo "pc-run.sh: kernel package up to date ($k/image.deb)"
 	deb=$k/image.deb
 else
-	rm -rf "$k/debs" "$k/image.deb" "$k/config.built"
+	# the build directory is kept: a changed config rebuilds only what
+	# it changes
+	rm -rf "$k/image.deb" "$k/config.built" "$k"/debs/*.deb
 	mkdir -p "$k/debs"
 	t=$(now)
 	if ! nice -n 10 /usr/bin/time -f '%U %S' -o "$k/build.time" \
@@ -113,7 +115,6 @@ else
 		echo "package_bytes=$(stat -c %s "$k/image.deb")"
 	} >"$k/result.env"
 	cp "$k/config.new" "$k/config.built"
-	rm -rf "$obj"
 	deb=$k/image.deb
 fi
 

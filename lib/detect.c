@@ -1097,6 +1097,15 @@ static bool bound_name_alias(const kf_alias *al, const char *bound)
 	return false;
 }
 
+/* An alias of the bound driver's own module, by the driver name the module
+ * registers or by the module's name: the HDA core binds
+ * snd_hda_codec_generic to a codec no table claims (its own table holds
+ * only HDA_CODEC_ID_GENERIC, which no codec reports). */
+static bool bound_alias(const kf_alias *al, const char *bound)
+{
+	return bound_name_alias(al, bound) || name_eq(al->module, bound);
+}
+
 /* True when module is the one whose driver is bound: the same name, or a
  * driver name the module registers. */
 static bool is_bound_module(const kf_aliasdb *db, const char *bound, const char *module)
@@ -1170,8 +1179,9 @@ static void match_devices(dctx *c, const rootdevs *rd, const kf_dotconfig *cfg)
 		/* the bound driver's module among them, by module name or by
 		   the name the driver registers (xhci_pci's "xhci_hcd"); when
 		   no table that matched is the bound driver's (built-in
-		   drivers export no aliases, tables kfit cannot read), its
-		   module is looked up by that name and added */
+		   drivers export no aliases, tables kfit cannot read, a
+		   fallback driver bound by its bus), its module is looked up
+		   by that name and added */
 		bool by_bound = false;
 		if (dv->bound) {
 			bool have = false;
@@ -1179,7 +1189,7 @@ static void match_devices(dctx *c, const rootdevs *rd, const kf_dotconfig *cfg)
 				have = is_bound_module(db, dv->bound, db->aliases[idx[k]].module);
 			for (size_t k = 0; k < db->naliases && !have; k++) {
 				const kf_alias *al = &db->aliases[k];
-				if (!bound_name_alias(al, dv->bound))
+				if (!bound_alias(al, dv->bound))
 					continue;
 				if (n >= cap) {
 					cap = n + 16;
@@ -1251,7 +1261,7 @@ static void match_devices(dctx *c, const rootdevs *rd, const kf_dotconfig *cfg)
 			if (!cd->sym)
 				continue;
 			const kf_alias *al = cd->al;
-			const char *via = by_bound && bound_name_alias(al, dv->bound)
+			const char *via = by_bound && bound_alias(al, dv->bound)
 						  ? " (the driver bound to it)"
 					  : al->origin == KF_ALIAS_MODULES ? " (modules.alias)"
 					  : al->origin == KF_ALIAS_BUILTIN ? " (modules.builtin.modinfo)"
