@@ -14,7 +14,7 @@ pc=$1/pc file=${2:-}
 here=$(cd "$(dirname "$0")" && pwd)
 begin='<!-- e2e-pc: begin (written by e2e/pc-report.sh) -->'
 end='<!-- e2e-pc: end -->'
-[ -f "$pc/timings.env" ] || exit 0
+[ -f "$pc/stock.env" ] || exit 0
 
 get() {
 	v=

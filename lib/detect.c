@@ -1098,12 +1098,19 @@ static bool bound_name_alias(const kf_alias *al, const char *bound)
 }
 
 /* An alias of the bound driver's own module, by the driver name the module
- * registers or by the module's name: the HDA core binds
- * snd_hda_codec_generic to a codec no table claims (its own table holds
- * only HDA_CODEC_ID_GENERIC, which no codec reports). */
-static bool bound_alias(const kf_alias *al, const char *bound)
+ * registers, or by the module's name with an entry for the device's bus
+ * (modalias up to ':'): the HDA core binds snd_hda_codec_generic to a
+ * codec no table claims (its own table holds only HDA_CODEC_ID_GENERIC,
+ * which no codec reports).  The bus keeps an old kernel's driver name out:
+ * EHCI's PCI driver was "ehci_hcd", today the core module, whose entries
+ * are of: and platform: ones. */
+static bool bound_alias(const kf_alias *al, const char *bound, const char *modalias)
 {
-	return bound_name_alias(al, bound) || name_eq(al->module, bound);
+	if (bound_name_alias(al, bound))
+		return true;
+	const char *colon = strchr(modalias, ':');
+	size_t bl = colon ? (size_t)(colon - modalias) + 1 : 0;
+	return bl && !strncmp(al->pattern, modalias, bl) && name_eq(al->module, bound);
 }
 
 /* True when module is the one whose driver is bound: the same name, or a
@@ -1189,7 +1196,7 @@ static void match_devices(dctx *c, const rootdevs *rd, const kf_dotconfig *cfg)
 				have = is_bound_module(db, dv->bound, db->aliases[idx[k]].module);
 			for (size_t k = 0; k < db->naliases && !have; k++) {
 				const kf_alias *al = &db->aliases[k];
-				if (!bound_alias(al, dv->bound))
+				if (!bound_alias(al, dv->bound, dv->modalias))
 					continue;
 				if (n >= cap) {
 					cap = n + 16;
@@ -1261,7 +1268,7 @@ static void match_devices(dctx *c, const rootdevs *rd, const kf_dotconfig *cfg)
 			if (!cd->sym)
 				continue;
 			const kf_alias *al = cd->al;
-			const char *via = by_bound && bound_alias(al, dv->bound)
+			const char *via = by_bound && bound_alias(al, dv->bound, dv->modalias)
 						  ? " (the driver bound to it)"
 					  : al->origin == KF_ALIAS_MODULES ? " (modules.alias)"
 					  : al->origin == KF_ALIAS_BUILTIN ? " (modules.builtin.modinfo)"
