@@ -122,6 +122,37 @@ def option_words(path):
     return words
 
 
+def context(path, no):
+    """Where in the document line no stands, in the document's own words:
+    check-config.sh's section ("Generally Necessary"), lxc-checkconfig's
+    `yes` (a failure when missing), a README's heading ("Optional but
+    strongly recommended"), a Kconfig `config X` it belongs to."""
+    lines = text_of(path).splitlines()
+    base = os.path.basename(path)
+    if base.startswith("moby-"):
+        for l in reversed(lines[:no]):
+            m = re.match(r"""echo ['"](- )?([A-Z][A-Za-z ]+):""", l)
+            if m:
+                return m.group(2)
+        return ""
+    if base.startswith("lxc-"):
+        return "is_enabled ... yes (required)" if re.search(r"is_enabled \S+ yes", lines[no - 1]) else "optional"
+    if base.endswith(".patch"):
+        for l in reversed(lines[:no]):
+            m = re.match(r"\+\s*config (\S+)", l)
+            if m:
+                return "selected by " + m.group(1)
+        return ""
+    for l in reversed(lines[:no - 1]):
+        t = l.strip()
+        if not t:
+            break
+        if "CONFIG_" in t:
+            continue
+        return t.rstrip(":") if len(t) <= 70 else t[:67].rstrip(":") + "..."
+    return ""
+
+
 def norm(s):
     return re.sub(r"\s+", " ", s).strip()
 
@@ -186,7 +217,9 @@ def verify(req):
             w = option_words(path)
             for nm in sorted(names):
                 if nm in w:
-                    found = "%s lists %s (%s:%d)" % (label, nm, os.path.basename(path), w[nm])
+                    ctx = context(path, w[nm])
+                    found = "%s lists %s (%s:%d%s)" % (label, nm, os.path.basename(path), w[nm],
+                                                      ', "%s"' % ctx if ctx else "")
                     break
             if found:
                 break
@@ -356,7 +389,9 @@ def main():
     o.append("else the profile that states it (its descendants inherit it); **sources**;")
     o.append("**check**: `checked` when every option it names was found in a pinned copy")
     o.append("of one of its sources and every quoted phrase of its reason in one (the")
-    o.append("findings follow, with the copy's file and line), `not pinned` when no source")
+    o.append("findings follow, with the copy's file and line and where the option stands")
+    o.append("there: check-config.sh's section, lxc-checkconfig's `yes`, the README's")
+    o.append("heading, the Gentoo option that selects it), `not pinned` when no source")
     o.append("is kept in the repository (a kernel document, a web page: read by hand,")
     o.append("`kfit profiles lint -k` checks the options exist), `CONTRADICTED` when a")
     o.append("pinned copy lacks an option or a quote; **unverified** the `unverified` flag")
