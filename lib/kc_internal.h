@@ -272,6 +272,10 @@ struct kc_tree {
 	bool has_repeated_inc;   /* a file sourced twice is an error */
 	bool has_neg_submenu;    /* a negative dependency ends a submenu */
 	bool has_warn_changed;   /* KCONFIG_WARN_CHANGED_INPUT */
+	bool conf_errors;        /* kc_load_opts.conf_errors */
+	bool yyerror_next_line;  /* conf's yyerror says the lookahead's line
+				    + 1, and "<none>" at the end of input
+				    (its parser.y before cur_lineno) */
 };
 
 /* `which NAME` on the tree's PATH (malloc'ed), or NULL (kc_shell.c). */

@@ -921,12 +921,34 @@ static const char *tok_name(enum tok k)
 	}
 }
 
-/* Syntax error: report and skip to the end of the statement line. */
+/* kfit conf: the line conf's bison prints (yyerror) before its error
+ * recovery's own message, at the lookahead token. */
+static void bison_error(kc_tree *t)
+{
+	if (!t->conf_errors || t->lx->fatal)
+		return;
+	bool eof = peek(t) == T_EOF;
+	int plus = t->yyerror_next_line ? 1 : 0;
+	const char *file = eof && plus ? "<none>" : kc_cur_file(t);
+	kf_diag_add(t->diags, KF_ERROR, file, kc_cur_lineno(t) + plus, 0, "syntax error");
+}
+
+/* Syntax error: report and skip to the end of the statement line.  As
+ * conf, kfit conf says "invalid statement" at the line it skips to (its
+ * grammar recovers at 'stmt_list error T_EOL'). */
 static void syntax_error(kc_tree *t, const char *what)
 {
 	if (t->lx->fatal)
 		return;
 	enum tok k = peek(t);
+	if (t->conf_errors) {
+		bison_error(t);
+		while ((k = peek(t)) != T_EOL && k != T_EOF)
+			free(take(t));
+		parse_error(t, 0, "invalid statement");
+		accept(t, T_EOL);
+		return;
+	}
 	parse_error(t, t->lx->look_col, "syntax error: unexpected %s%s%s",
 		    tok_name(k), what ? ", expected " : "", what ? what : "");
 	while ((k = peek(t)) != T_EOL && k != T_EOF)
@@ -1396,6 +1418,7 @@ static void parse_block_end(kc_tree *t, kc_menu *block, const char *want)
 		return;
 	}
 	/* end of file inside a block */
+	bison_error(t);
 	kf_diag_add(t->diags, KF_ERROR, block->file, block->lineno, 0,
 		    "missing end statement for this entry");
 	t->nerrors++;
@@ -1607,6 +1630,7 @@ static void parse_stmt_list_body(kc_tree *t, int ctx)
 		case T_ENDIF:
 			if (ctx == CTX_TOP && k != T_EOF) {
 				/* an end without a block */
+				bison_error(t);
 				parse_error(t, t->lx->look_col, "invalid statement");
 				free(take(t));
 				while (peek(t) != T_EOL && peek(t) != T_EOF)
@@ -1757,6 +1781,7 @@ static void parse_stmt_list_body(kc_tree *t, int ctx)
 				free(name);
 				break;
 			}
+			bison_error(t);
 			parse_error(t, col, "unknown statement \"%s\"", name);
 			free(name);
 			while (peek(t) != T_EOL && peek(t) != T_EOF)
@@ -1765,6 +1790,7 @@ static void parse_stmt_list_body(kc_tree *t, int ctx)
 			break;
 		}
 		default:
+			bison_error(t);
 			parse_error(t, t->lx->look_col, "invalid statement");
 			while (peek(t) != T_EOL && peek(t) != T_EOF)
 				free(take(t));

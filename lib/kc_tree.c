@@ -585,6 +585,11 @@ static kc_tree *tree_begin(const kc_load_opts *o, kf_diags *d, kc_prefetch *spec
 	t->hashsize = t->sem == KC_SEM_V2 ? 16384 : 9973;
 	detect_conf_features(t);
 	detect_conf_features_7x(t);
+	t->conf_errors = o->conf_errors;
+	/* 6.1's parser.y has it, 6.12's has not (the cur_filename and
+	 * cur_lineno rework); without sources, 6.9 is taken as the change */
+	int plus1 = conf_source_has(t, "parser.y", "zconf_lineno() + 1, err");
+	t->yyerror_next_line = plus1 < 0 ? kc_ver(t) < 609 : plus1;
 	t->hash = kf_arena_alloc(t->arena, t->hashsize * sizeof(kc_sym *));
 	return t;
 }

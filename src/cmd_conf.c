@@ -309,6 +309,7 @@ int cmd_conf(int argc, char **argv)
 		.cache_dir = cache,
 		.kconfig = kconfig,
 		.version = version,
+		.conf_errors = true,
 		.plain_env = true,
 	};
 	t = kc_tree_load(&lo, &d);

@@ -40,6 +40,9 @@ typedef struct kc_load_opts {
 				  or absolute (NULL: "Kconfig") */
 	const char *version;   /* "VERSION.PATCHLEVEL[.SUBLEVEL]" when srctree
 				  has no top Makefile to read it from */
+	bool conf_errors;      /* syntax errors as conf prints them: bison's
+				  "syntax error" line, then its recovery
+				  ("invalid statement", ...) */
 	bool plain_env;        /* the environment as it is: nothing derived
 				  as the top Makefile would export it */
 } kc_load_opts;
