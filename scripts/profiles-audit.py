@@ -41,7 +41,9 @@ TYPO = {"EXT4_POSIX_ACL": "EXT4_FS_POSIX_ACL"}
 
 
 def run_json(kfit, *args):
-    out = subprocess.run([kfit, *args, "--json"], cwd=ROOT, check=True,
+    # the database of this checkout, whichever kfit runs (an installed one
+    # reads its own share/kfit/profiles)
+    out = subprocess.run([kfit, *args, "--profiles", "profiles", "--json"], cwd=ROOT, check=True,
                          stdout=subprocess.PIPE).stdout
     return json.loads(out)
 
