@@ -60,6 +60,22 @@ static char *fstr(elem *e, const char *name)
 	return s;
 }
 
+/* The end of the item of a list that starts at t->v[i]: the next comma
+ * outside brackets, or b. */
+static size_t item_end(const dcpp_toks *t, size_t i, size_t b)
+{
+	int depth = 0;
+	for (; i < b; i++) {
+		if (is_punct(&t->v[i], "(") || is_punct(&t->v[i], "{") || is_punct(&t->v[i], "["))
+			depth++;
+		else if (is_punct(&t->v[i], ")") || is_punct(&t->v[i], "}") || is_punct(&t->v[i], "]"))
+			depth--;
+		else if (depth == 0 && is_punct(&t->v[i], ","))
+			break;
+	}
+	return i;
+}
+
 /* Parse the inside of one braced element t->v[a..b) into fields. */
 void elem_parse(elem *e, const dcpp_toks *t, size_t a, size_t b, const char *const *order)
 {
@@ -70,19 +86,8 @@ void elem_parse(elem *e, const dcpp_toks *t, size_t a, size_t b, const char *con
 	size_t i = a;
 	while (i < b) {
 		/* one item up to a top-level comma */
-		size_t st = i;
-		int depth = 0;
-		while (i < b) {
-			if (is_punct(&t->v[i], "(") || is_punct(&t->v[i], "{") || is_punct(&t->v[i], "["))
-				depth++;
-			else if (is_punct(&t->v[i], ")") || is_punct(&t->v[i], "}") || is_punct(&t->v[i], "]"))
-				depth--;
-			else if (depth == 0 && is_punct(&t->v[i], ","))
-				break;
-			i++;
-		}
-		size_t en = i;
-		i++;
+		size_t st = i, en = item_end(t, i, b);
+		i = en + 1;
 		if (en == st)
 			continue;
 		const char *name = NULL;
@@ -370,18 +375,8 @@ static bool fbitmap(elem *e, const char *name, unsigned long long *w, size_t nw)
 	const dcpp_toks *t = e->t;
 	size_t i = f->from, pos = 0;
 	while (i < f->to) {
-		size_t st = i;
-		int depth = 0;
-		while (i < f->to) {
-			if (is_punct(&t->v[i], "(") || is_punct(&t->v[i], "[") || is_punct(&t->v[i], "{"))
-				depth++;
-			else if (is_punct(&t->v[i], ")") || is_punct(&t->v[i], "]") || is_punct(&t->v[i], "}"))
-				depth--;
-			else if (depth == 0 && is_punct(&t->v[i], ","))
-				break;
-			i++;
-		}
-		size_t en = i++;
+		size_t st = i, en = item_end(t, i, f->to);
+		i = en + 1;
 		if (en == st)
 			continue;
 		size_t vs = st;
