@@ -180,7 +180,7 @@ typedef struct kc_env {
 	char *value;         /* value */
 } kc_env;
 
-struct kc_lexer; /* kc_parse.c */
+struct kc_lexer; /* kc_lex.h */
 
 struct kc_tree {
 	kf_arena *arena;         /* owns everything below */
@@ -459,6 +459,8 @@ int kc_env_setup(kc_tree *t, const char *version, bool plain, kf_diags *d);
 
 /* ---- kc_parse.c ---- */
 int kc_parse(kc_tree *t, const char *file);
+
+/* ---- kc_diag.c: where the reader is, for messages ---- */
 const char *kc_cur_file(kc_tree *t);
 int kc_cur_lineno(kc_tree *t);
 int kc_lex_lineno(kc_tree *t);
