@@ -14,7 +14,12 @@ LIBS    := -lz -llzma -pthread
 PREFIX  ?= /usr/local
 DESTDIR ?=
 
-LIB_SRC := $(sort $(wildcard lib/*.c))
+# The library, a folder per layer (docs/architecture.md): util, kconfig,
+# profiles, detect, generate.  Each folder's private headers are found by
+# the library and the tests through LIB_INC.
+LIB_DIRS := util kconfig profiles detect generate
+LIB_SRC := $(sort $(foreach d,$(LIB_DIRS),$(wildcard lib/$(d)/*.c)))
+LIB_INC := $(LIB_DIRS:%=-Ilib/%)
 SRC_SRC := $(sort $(wildcard src/*.c))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 SRC_OBJ := $(SRC_SRC:%.c=$(BUILD)/%.o)
@@ -46,17 +51,19 @@ $(BUILD)/libkfit.a: $(LIB_OBJ)
 $(BUILD)/kfit: $(SRC_OBJ) $(BUILD)/libkfit.a
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(SRC_OBJ) $(BUILD)/libkfit.a $(LIBS)
 
+$(LIB_OBJ): CPPFLAGS += $(LIB_INC)
+
 $(BUILD)/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libkfit.a
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -Ilib $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libkfit.a $(LIBS)
+	$(CC) $(CPPFLAGS) $(LIB_INC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libkfit.a $(LIBS)
 
 $(BUILD)/tests/fuzz-%: tests/fuzz/%.c tests/fuzz/replay.c tests/fuzz/*.h $(BUILD)/libkfit.a
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -Ilib $(CSTD) $(WARN) $(OPT) $(CFLAGS) $(EXTRA_CFLAGS) -DFUZZ_NAME='"$*"' $(LDFLAGS) -o $@ \
+	$(CC) $(CPPFLAGS) $(LIB_INC) $(CSTD) $(WARN) $(OPT) $(CFLAGS) $(EXTRA_CFLAGS) -DFUZZ_NAME='"$*"' $(LDFLAGS) -o $@ \
 	  tests/fuzz/$*.c tests/fuzz/replay.c $(BUILD)/libkfit.a $(LIBS)
 
 # libFuzzer builds (clang): the library instrumented for coverage with
@@ -67,7 +74,7 @@ fuzz-lib:
 	  EXTRA_CFLAGS="-fsanitize=fuzzer-no-link $(FUZZ_SAN)" $(FUZZ_BUILD)/libkfit.a
 
 $(FUZZ_BUILD)/fuzz-%: tests/fuzz/%.c tests/fuzz/*.h fuzz-lib
-	clang $(CPPFLAGS) -Ilib $(CSTD) -O1 -g -fsanitize=fuzzer $(FUZZ_SAN) -o $@ \
+	clang $(CPPFLAGS) $(LIB_INC) $(CSTD) -O1 -g -fsanitize=fuzzer $(FUZZ_SAN) -o $@ \
 	  tests/fuzz/$*.c $(FUZZ_BUILD)/libkfit.a $(LIBS)
 
 fuzz-build: $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz-%)

@@ -11,9 +11,9 @@
 #
 # A VERSION is looked up in /usr/src (Debian 12's packages), then in
 # CACHE/debs/usr/src (where scripts/fetch-kernel-debs.sh, run by `make
-# deps`, unpacks 5.10 and 7.3), as lib/tree.c does.
+# deps`, unpacks 5.10 and 7.3), as lib/kconfig/tree.c does.
 #
-# The cache layout, key and lock file are exactly those of lib/tree.c
+# The cache layout, key and lock file are exactly those of lib/kconfig/tree.c
 # (kf_tree_resolve), so kfit and the tests share one extraction:
 #
 #   CACHE/trees/NAME-KEY/            the finished extraction (renamed into place)
@@ -56,7 +56,7 @@ else
 	[ -n "$tarball" ] || die "no linux-source-$1.tar.* in /usr/src or $cache/debs/usr/src: run 'make deps' (or 'apt-get install linux-source-$1')"
 fi
 
-# FNV-1a, 32 bits, as kf_hash_str() in lib/util.c.
+# FNV-1a, 32 bits, as kf_hash_str() in lib/util/util.c.
 fnv1a() {
 	local s=$1 h=2166136261 i c
 	for ((i = 0; i < ${#s}; i++)); do

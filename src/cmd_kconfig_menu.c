@@ -1,6 +1,6 @@
 /*
  * cmd_kconfig_menu.c - `kfit kconfig-menu`: the RFC's literal output, an
- * in-tree "Distro" Kconfig menu (made by lib/distro_menu.c,
+ * in-tree "Distro" Kconfig menu (made by lib/generate/distro_menu.c,
  * include/kfit/menu.h): options, loading the tree, writing the file (never
  * into a tree kfit extracted itself), --install and --allconfig.
  */

@@ -155,7 +155,7 @@ const char *kc_tree_output(const kc_tree *t);
 void kc_tree_shell_stats(const kc_tree *t, int *runs, int *hits);
 
 /* ---- values, as a .config shows them and as a user answers them
- * (lib/kconfig_values.c) ---- */
+ * (lib/kconfig/kconfig_values.c) ---- */
 
 /* The value as the .config shows it ("y", "m", "64", a string without
  * quotes), NULL when it is not written. */

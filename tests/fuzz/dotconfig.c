@@ -1,5 +1,5 @@
 /*
- * dotconfig.c - fuzz target for lib/dotconfig.c (the light .config reader
+ * dotconfig.c - fuzz target for lib/kconfig/dotconfig.c (the light .config reader
  * `kfit check` uses) and for kf_read_file's gzip/xz decoding: the input
  * is parsed as .config text directly, and also written to a file and
  * loaded from there (so compressed inputs are decoded first).  Every

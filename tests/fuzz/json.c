@@ -1,5 +1,5 @@
 /*
- * json.c - fuzz target for lib/json.c: whatever bytes go in, kf_json_strn
+ * json.c - fuzz target for lib/util/json.c: whatever bytes go in, kf_json_strn
  * writes one valid JSON string literal (checked by a strict reader), and
  * when the input is valid UTF-8 it decodes back to exactly the input.
  * Any violation aborts.

@@ -1,6 +1,6 @@
 /*
  * menu.c - fuzz target for `kfit kconfig-menu`'s emitter
- * (lib/distro_menu.c): the input is a profile file; every distro,
+ * (lib/generate/distro_menu.c): the input is a profile file; every distro,
  * platform and feature profile it defines becomes a menu option computed
  * on a small fixed 6.1 tree, and the Distro menu and the KCONFIG_ALLCONFIG
  * fragment are written.  Then the oracle: the menu, sourced from the same

@@ -1,5 +1,5 @@
 /*
- * modalias.c - fuzz target for the modalias matcher (lib/detect_alias.c):
+ * modalias.c - fuzz target for the modalias matcher (lib/detect/detect_alias.c):
  * the input is read as a modules.alias file, as a modules.builtin.modinfo
  * file, as kfit's own alias cache file (the self-validating envelope) and
  * as the table inside one, and then every one of its

@@ -1,5 +1,5 @@
 /*
- * hashmap.c - unit tests for lib/hashmap.c: kf_strmap keeps every key
+ * hashmap.c - unit tests for lib/util/hashmap.c: kf_strmap keeps every key
  * through many growths, replaces a value in place, misses cleanly, keeps
  * insertion order in its arrays; kf_hindex works with a caller's own key
  * comparison (module names with '-' and '_' alike, as detection uses it).

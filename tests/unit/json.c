@@ -1,5 +1,5 @@
 /*
- * json.c - unit tests for lib/json.c: kf_json_str escapes quotes,
+ * json.c - unit tests for lib/util/json.c: kf_json_str escapes quotes,
  * backslashes and control characters, keeps valid UTF-8, replaces invalid
  * UTF-8 with U+FFFD, and what it writes always decodes (by a strict JSON
  * reader) back to the input when the input is valid UTF-8.

@@ -1,5 +1,5 @@
 /*
- * run.c - unit tests for lib/run.c: kf_run captures standard output and
+ * run.c - unit tests for lib/util/run.c: kf_run captures standard output and
  * error apart or together, returns the exit status, 127 for a missing
  * program, 128 + SIGKILL with an error after a time limit (killing what
  * the command started too), honours cwd and env, stops reading (and so

@@ -5,7 +5,7 @@
  * expected (jq's .test files are the model).  No kernel tree is needed: each case's tree is written
  * into a scratch directory (a Kconfig and a Makefile with the version)
  * and goes through the same stages as `kfit generate`
- * (lib/pipeline.c): tree, requirements, load, base, solve.
+ * (lib/generate/pipeline.c): tree, requirements, load, base, solve.
  *
  * A .test file is a list of cases.  Lines before the first case and
  * lines starting with "##" (anywhere) are comments.  A case:

@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* ROOT/rel with links resolved inside ROOT (lib/rootfs.c): a snapshot's
+/* ROOT/rel with links resolved inside ROOT (lib/util/rootfs.c): a snapshot's
  * absolute link never reaches this machine's files */
 char *det_path(dctx *c, const char *rel)
 {
