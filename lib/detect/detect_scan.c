@@ -919,6 +919,21 @@ out:
 	free(abs);
 }
 
+/* The #defines of tree-relative header rel (when it exists) into s->global. */
+static void collect_header(scan *s, const char *rel)
+{
+	char *p = kf_xasprintf("%s/%s", s->tree, rel);
+	kf_strbuf sb = KF_STRBUF_INIT;
+	kf_diags ignore = KF_DIAGS_INIT;
+	if (kf_exists(p) && kf_read_file(p, &sb, &ignore) == 0 && sb.buf) {
+		dcpp_strip_comments(sb.buf, sb.len);
+		dcpp_collect(s->global, sb.buf, sb.len, NULL, NULL);
+	}
+	kf_strbuf_release(&sb);
+	kf_diags_release(&ignore);
+	free(p);
+}
+
 /* The kernel headers whose macros the tables use. */
 static void load_global(scan *s)
 {
@@ -1001,18 +1016,8 @@ static void load_global(scan *s)
 		"arch/x86/include/asm/vfio_pci.h",
 	};
 	s->global = dcpp_defs_new(NULL);
-	for (size_t i = 0; i < sizeof(hdrs) / sizeof(hdrs[0]); i++) {
-		char *p = kf_xasprintf("%s/%s", s->tree, hdrs[i]);
-		kf_strbuf sb = KF_STRBUF_INIT;
-		kf_diags ignore = KF_DIAGS_INIT;
-		if (kf_exists(p) && kf_read_file(p, &sb, &ignore) == 0 && sb.buf) {
-			dcpp_strip_comments(sb.buf, sb.len);
-			dcpp_collect(s->global, sb.buf, sb.len, NULL, NULL);
-		}
-		kf_strbuf_release(&sb);
-		kf_diags_release(&ignore);
-		free(p);
-	}
+	for (size_t i = 0; i < sizeof(hdrs) / sizeof(hdrs[0]); i++)
+		collect_header(s, hdrs[i]);
 	/* the calls we look for must stay unexpanded */
 	static const char keep[] = "#define MODULE_ALIAS MODULE_ALIAS\n"
 				   "#define __MODULE_INFO __MODULE_INFO\n"
@@ -1032,16 +1037,7 @@ static void load_global(scan *s)
 						    "arch/%s/include/asm/cpufeature.h"};
 		for (size_t i = 0; i < sizeof(ahdrs) / sizeof(ahdrs[0]); i++) {
 			char *rel = kf_xasprintf(ahdrs[i], s->arch);
-			char *p = kf_xasprintf("%s/%s", s->tree, rel);
-			kf_strbuf sb = KF_STRBUF_INIT;
-			kf_diags ignore = KF_DIAGS_INIT;
-			if (kf_exists(p) && kf_read_file(p, &sb, &ignore) == 0 && sb.buf) {
-				dcpp_strip_comments(sb.buf, sb.len);
-				dcpp_collect(s->global, sb.buf, sb.len, NULL, NULL);
-			}
-			kf_strbuf_release(&sb);
-			kf_diags_release(&ignore);
-			free(p);
+			collect_header(s, rel);
 			free(rel);
 		}
 	}
