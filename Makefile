@@ -16,10 +16,11 @@ DESTDIR ?=
 
 # The library, a folder per layer (docs/architecture.md): util, kconfig,
 # profiles, detect, generate.  Each folder's private headers are found by
-# the library and the tests through LIB_INC.
+# the library and the tests through LIB_INC.  A file still directly in
+# lib/ (work begun before the folders) is built too, so none is dropped.
 LIB_DIRS := util kconfig profiles detect generate
-LIB_SRC := $(sort $(foreach d,$(LIB_DIRS),$(wildcard lib/$(d)/*.c)))
-LIB_INC := $(LIB_DIRS:%=-Ilib/%)
+LIB_SRC := $(sort $(wildcard lib/*.c) $(foreach d,$(LIB_DIRS),$(wildcard lib/$(d)/*.c)))
+LIB_INC := -Ilib $(LIB_DIRS:%=-Ilib/%)
 SRC_SRC := $(sort $(wildcard src/*.c))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 SRC_OBJ := $(SRC_SRC:%.c=$(BUILD)/%.o)
