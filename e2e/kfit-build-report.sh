@@ -13,6 +13,7 @@ set -eu
 cache=$1
 file=${2:-}
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/section.sh"
 dir=$cache/kbuild
 begin='<!-- kfit-build: e2e/kfit-build-report.sh -->'
 end='<!-- /kfit-build -->'
@@ -58,15 +59,4 @@ if [ -z "$file" ]; then
 	section
 	exit 0
 fi
-tmp=$file.tmp.$$
-if grep -qF "$begin" "$file" 2>/dev/null; then
-	section >"$tmp.sec"
-	awk -v b="$begin" -v e="$end" -v sec="$tmp.sec" '
-		$0 == b { while ((getline l < sec) > 0) print l; skip = 1; next }
-		$0 == e { skip = 0; next }
-		!skip' "$file" >"$tmp"
-	rm -f "$tmp.sec"
-else
-	{ cat "$file"; echo; section; } >"$tmp"
-fi
-mv "$tmp" "$file"
+write_section "$file"

@@ -10,6 +10,7 @@ set -eu
 
 cache=$1 file=${2:-}
 here=$(cd "$(dirname "$0")/.." && pwd)
+. "$here/e2e/section.sh"
 begin='<!-- e2e-all: begin (written by e2e/report-all.sh) -->'
 end='<!-- e2e-all: end -->'
 
@@ -117,18 +118,4 @@ if [ -z "$file" ]; then
 	section
 	exit 0
 fi
-tmp=$file.tmp.$$
-if grep -qF "$begin" "$file" 2>/dev/null; then
-	{
-		sed -n "1,/^$(printf '%s' "$begin" | sed 's/[][\/.*^$]/\\&/g')\$/p" "$file" | sed '$d'
-		section
-		sed -n "/^$(printf '%s' "$end" | sed 's/[][\/.*^$]/\\&/g')\$/,\$p" "$file" | sed '1d'
-	} >"$tmp"
-else
-	{
-		[ ! -f "$file" ] || cat "$file"
-		echo
-		section
-	} >"$tmp"
-fi
-mv "$tmp" "$file"
+write_section "$file"
