@@ -54,6 +54,17 @@ void kc_tree_free(kc_tree *t);
  * own, e.g. in another thread, joins the caller's). */
 void kc_tree_set_diags(kc_tree *t, kf_diags *d);
 
+/* The arch/ directory a name means (lib/kconfig/kc_arch.c, one table):
+ * kc_subarch: for what `uname -m` prints, as the top Makefile's SUBARCH
+ * ("aarch64" -> "arm64", "armv7l" -> "arm"; a machine it does not know:
+ * "x86"); kc_srcarch: for make's ARCH=, as its SRCARCH ("x86_64" -> "x86",
+ * "sparc64" -> "sparc", any other name itself); kc_arch_dir: for either,
+ * as detection takes -a or the machine (NULL or "": "x86", "armv*": "arm",
+ * also "amd64", "x86_32", "riscv32", "ppc"). */
+const char *kc_subarch(const char *machine);
+const char *kc_srcarch(const char *arch);
+const char *kc_arch_dir(const char *name);
+
 /* Symbol by name (without CONFIG_ prefix), or NULL when the tree has none. */
 kc_sym *kc_sym_find(kc_tree *t, const char *name);
 

@@ -15,6 +15,7 @@
  * a distro kernel's modules.alias.
  */
 #include "detect_scan.h"
+#include "kfit/kconfig.h"
 #include "kfit/tree.h"
 
 #include <ctype.h>
@@ -1060,26 +1061,6 @@ static void scan_release(scan *s)
 	dcpp_defs_free(s->global);
 }
 
-/* SRCARCH for what make's ARCH= or uname -m say (NULL: x86). */
-static const char *srcarch(const char *arch)
-{
-	static const struct {
-		const char *arch, *src;
-	} map[] = {{"x86_64", "x86"},	 {"i386", "x86"},      {"i486", "x86"},	     {"i586", "x86"},
-		   {"i686", "x86"},	 {"x86_32", "x86"},    {"amd64", "x86"},     {"aarch64", "arm64"},
-		   {"sparc32", "sparc"}, {"sparc64", "sparc"}, {"parisc64", "parisc"}, {"sh64", "sh"},
-		   {"riscv64", "riscv"}, {"riscv32", "riscv"}, {"ppc64le", "powerpc"}, {"ppc64", "powerpc"},
-		   {"ppc", "powerpc"},	 {"s390x", "s390"},    {"mips64", "mips"},   {"loongarch64", "loongarch"}};
-	if (!arch || !*arch)
-		return "x86";
-	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
-		if (!strcmp(arch, map[i].arch))
-			return map[i].src;
-	if (!strncmp(arch, "armv", 4))
-		return "arm";
-	return arch;
-}
-
 /* ---- the .c files on several CPUs ---- */
 
 /* Files per chunk.  The workers claim chunks in turn; each chunk's
@@ -1129,24 +1110,10 @@ static void *scan_worker(void *arg)
 	return NULL;
 }
 
-/* Threads for the scan: $KFIT_SCAN_JOBS (1: one file after another, in
- * this thread), else the CPUs online. */
-static int scan_jobs(void)
-{
-	const char *e = getenv("KFIT_SCAN_JOBS");
-	if (e && *e) {
-		char *end;
-		long n = strtol(e, &end, 10);
-		if (!*end && n >= 1 && n <= 256)
-			return (int)n;
-	}
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
-	return n < 1 ? 1 : n > 64 ? 64 : (int)n;
-}
-
 static void scan_cfiles(scan *s)
 {
-	int jobs = scan_jobs();
+	/* $KFIT_SCAN_JOBS (1: one file after another, in this thread) */
+	int jobs = kf_jobs("KFIT_SCAN_JOBS");
 	if (jobs <= 1 || s->ncfiles <= SCAN_CHUNK) {
 		for (size_t i = 0; i < s->ncfiles; i++)
 			scan_cfile(s, s->cfiles[i]);
@@ -1178,7 +1145,7 @@ static void scan_cfiles(scan *s)
 int kf_aliasdb_scan_tree(kf_aliasdb *db, const char *tree, const char *arch, bool use_cache,
 			 kf_detect_progress_fn *progress, void *ctx, kf_diags *d)
 {
-	arch = srcarch(arch);
+	arch = kc_arch_dir(arch);
 	char *ad = kf_xasprintf("%s/arch", tree), *sd = kf_xasprintf("%s/arch/%s", tree, arch);
 	bool bad_arch = kf_is_dir(ad) && !kf_is_dir(sd);
 	free(ad);

@@ -45,36 +45,13 @@ static char *read_make_var(const char *makefile_text, const char *name)
 	return kf_xstrdup("");
 }
 
+/* SUBARCH: the machine kfit runs on, as the top Makefile reads uname -m. */
 static const char *subarch(void)
 {
-	static const struct {
-		const char *m, *a;
-	} map[] = {{"x86_64", "x86"}, {"i386", "x86"}, {"i486", "x86"},
-		   {"i586", "x86"},   {"i686", "x86"},  {"aarch64", "arm64"},
-		   {"riscv64", "riscv"}, {"ppc64le", "powerpc"}, {"ppc64", "powerpc"},
-		   {"s390x", "s390"}, {"mips64", "mips"}, {"loongarch64", "loongarch"}};
 	struct utsname u;
 	if (uname(&u) < 0)
 		return "x86";
-	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
-		if (!strcmp(u.machine, map[i].m))
-			return map[i].a;
-	if (!strncmp(u.machine, "arm", 3))
-		return "arm";
-	return "x86";
-}
-
-static const char *srcarch_of(const char *arch)
-{
-	if (!strcmp(arch, "i386") || !strcmp(arch, "x86_64"))
-		return "x86";
-	if (!strcmp(arch, "sparc32") || !strcmp(arch, "sparc64"))
-		return "sparc";
-	if (!strcmp(arch, "parisc64"))
-		return "parisc";
-	if (!strcmp(arch, "sh64"))
-		return "sh";
-	return arch;
+	return kc_subarch(u.machine);
 }
 
 /* The user's value of a make variable (command line equivalent). */
@@ -171,14 +148,14 @@ int kc_env_setup(kc_tree *t, const char *version, bool plain, kf_diags *d)
 		/* conf run by hand sees only what its environment holds */
 		const char *a = user_var("ARCH"), *sa = user_var("SRCARCH");
 		t->arch = kf_arena_strdup(t->arena, a ? a : sub);
-		t->srcarch = kf_arena_strdup(t->arena, sa ? sa : srcarch_of(t->arch));
+		t->srcarch = kf_arena_strdup(t->arena, sa ? sa : kc_srcarch(t->arch));
 		return 0;
 	}
 	pp_setenv(t, "LC_COLLATE", "C");
 	pp_setenv(t, "LC_NUMERIC", "C");
 	if (!t->arch)
 		t->arch = kf_arena_strdup(t->arena, sub);
-	t->srcarch = kf_arena_strdup(t->arena, srcarch_of(t->arch));
+	t->srcarch = kf_arena_strdup(t->arena, kc_srcarch(t->arch));
 
 	pp_setenv(t, "srctree", t->srctree);
 	pp_setenv(t, "objtree", ".");
@@ -524,20 +501,6 @@ static int transitional_check_sanity(kc_tree *t, kc_menu *menu)
 	return 0;
 }
 
-/* CPUs online: how many $(shell,...) commands run at once by default. */
-static int default_shell_jobs(void)
-{
-	const char *e = getenv("KFIT_SHELL_JOBS");
-	if (e && *e) {
-		char *end;
-		long n = strtol(e, &end, 10);
-		if (!*end && n >= 1 && n <= 256)
-			return (int)n;
-	}
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
-	return n < 1 ? 1 : n > 64 ? 64 : (int)n;
-}
-
 /* A tree with its environment, ready to parse; NULL (in d) on error.
  * spec: a speculative pass's tree (kc_tree_spec_parse). */
 static kc_tree *tree_begin(const kc_load_opts *o, kf_diags *d, kc_prefetch *spec)
@@ -547,7 +510,7 @@ static kc_tree *tree_begin(const kc_load_opts *o, kf_diags *d, kc_prefetch *spec
 	t->diags = d;
 	t->spec = spec;
 	t->lopts = o;
-	t->shell_jobs = o->shell_jobs > 0 ? o->shell_jobs : default_shell_jobs();
+	t->shell_jobs = o->shell_jobs > 0 ? o->shell_jobs : kf_jobs("KFIT_SHELL_JOBS");
 	t->srctree = kf_arena_strdup(t->arena, o->srctree);
 	t->arch = o->arch ? kf_arena_strdup(t->arena, o->arch) : NULL;
 	t->cache_dir = o->cache_dir ? kf_arena_strdup(t->arena, o->cache_dir) : NULL;
