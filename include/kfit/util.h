@@ -189,4 +189,8 @@ int kf_cache_unseal(const char *buf, size_t n, const char *kind,
 /* mkdir -p; returns 0 or -1 (errno set). */
 int kf_mkdir_p(const char *path, unsigned mode);
 
+/* How many workers to run at once: $env_var when it is a whole number
+ * from 1 to 256, else the CPUs online (1 to 64). */
+int kf_jobs(const char *env_var);
+
 #endif

@@ -1179,3 +1179,16 @@ int kf_cache_write(const char *path, const char *kind, unsigned version,
 	kf_strbuf_release(&sb);
 	return rc;
 }
+
+int kf_jobs(const char *env_var)
+{
+	const char *e = getenv(env_var);
+	if (e && *e) {
+		char *end;
+		long n = strtol(e, &end, 10);
+		if (!*end && n >= 1 && n <= 256)
+			return (int)n;
+	}
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n < 1 ? 1 : n > 64 ? 64 : (int)n;
+}
