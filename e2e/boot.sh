@@ -14,6 +14,7 @@ set -eu
 
 name=$1 kernel=$2 image=$3 dir=$4 initrd=${5:-}
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/qemu.sh"
 smp=2
 timeout=${KFIT_E2E_BOOT_TIMEOUT:-600}
 log=$dir/serial.log
@@ -33,22 +34,8 @@ set -- -accel tcg -smp "$smp" -m 1024 -display none -monitor none \
 	-netdev user,id=net0 -device virtio-net-pci,netdev=net0
 [ -z "$initrd" ] || set -- "$@" -initrd "$initrd"
 
-echo "boot.sh: $name: booting $kernel${initrd:+ with $initrd} (timeout ${timeout}s, serial log $log)"
-start=$(date +%s)
-rc=0
-timeout "$timeout" qemu-system-x86_64 "$@" </dev/null >"$dir/qemu.out" 2>&1 || rc=$?
-end=$(date +%s)
-wall=$((end - start))
-
-fail=0
+run_qemu "boot.sh: $name" "$kernel${initrd:+ with $initrd}" "$timeout" "$dir" "$log" "$@"
 report() { echo "boot.sh: $name: $*" >&2; }
-if [ "$rc" = 124 ]; then
-	report "FAIL: QEMU did not power off within ${timeout}s"
-	fail=1
-elif [ "$rc" != 0 ]; then
-	report "FAIL: QEMU exited with $rc: $(tail -n 3 "$dir/qemu.out")"
-	fail=1
-fi
 res=$(tr -d '\r' <"$log" | sed -n 's/^.*KFIT-E2E: //p')
 if ! echo "$res" | grep -qx done; then
 	report "FAIL: the guest test unit did not finish; last console lines:"

@@ -20,6 +20,7 @@ set -eu
 
 name=$1 image=$2 dir=$3
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/qemu.sh"
 timeout=${KFIT_E2E_BOOT_TIMEOUT:-1500}
 smp=2
 code=/usr/share/OVMF/OVMF_CODE_4M.fd
@@ -47,22 +48,8 @@ set -- -accel tcg -machine q35 -smp "$smp" -m 2048 \
 	-device ide-hd,drive=res,bus=ide.0,serial=KFITRESULTS \
 	-display none -monitor none -serial "file:$log" -no-reboot
 
-echo "pc-boot.sh: $name: booting $image (timeout ${timeout}s, serial log $log)"
-start=$(date +%s)
-rc=0
-timeout "$timeout" qemu-system-x86_64 "$@" </dev/null >"$dir/qemu.out" 2>&1 || rc=$?
-end=$(date +%s)
-wall=$((end - start))
-
-fail=0
+run_qemu "pc-boot.sh: $name" "$image" "$timeout" "$dir" "$log" "$@"
 report() { echo "pc-boot.sh: $name: $*" >&2; }
-if [ "$rc" = 124 ]; then
-	report "FAIL: QEMU did not power off within ${timeout}s"
-	fail=1
-elif [ "$rc" != 0 ]; then
-	report "FAIL: QEMU exited with $rc: $(tail -n 3 "$dir/qemu.out")"
-	fail=1
-fi
 mkdir -p "$dir/results"
 tar -C "$dir/results" -xf "$dir/results.img" 2>/dev/null || true
 if [ -f "$dir/results/results.txt" ]; then
