@@ -26,9 +26,9 @@
 #               itself) for systemd-VERSION, values included (=n, ="")
 #   recommended: every item appears in the profile for that version (any
 #               level, renames from profiles/renames.kfit applied), with
-#               =n items wanted off and =y items built in, except the SKIP
-#               list:
-#     LSM          a list value ("...,bpf"); the language has no "contains"
+#               =n items wanted off, =y items built in and a list item
+#               (CONFIG_LSM="...,bpf", v250 on) as "LSM contains bpf",
+#               except the SKIP list:
 #     SCHEDSTATS   v208: only for systemd-bootchart, a separate tool that
 #     SCHED_DEBUG  left systemd in v230; not a need of systemd itself
 #   README lags the code (LAGS): items a README still lists after systemd
@@ -42,7 +42,7 @@ ROOT=${ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 KFIT=${KFIT:-$ROOT/build/kfit}
 DATA=${KFIT_REQUIREMENTS:-$ROOT/tests/data/requirements}
 cd "$ROOT" || exit 2
-SKIP=" LSM SCHEDSTATS SCHED_DEBUG "
+SKIP=" SCHEDSTATS SCHED_DEBUG "
 LAGS="250:CRYPTO_USER_API_HASH 250:CRYPTO_HMAC 250:CRYPTO_SHA256
 251:CRYPTO_USER_API_HASH 251:CRYPTO_HMAC 251:CRYPTO_SHA256"
 declare -A TYPO=([EXT4_POSIX_ACL]=EXT4_FS_POSIX_ACL)
@@ -122,6 +122,8 @@ check_readme() { # file version
 			n = split(skip, l, / +/); for (i = 1; i <= n; i++) if (l[i] != "") skp[l[i]] = 1
 			split(typo, t, "="); ty[t[1]] = t[2]
 		}
+		# s holds w as a whole: "LSM contains bpf" is not in "LSM contains bpfx"
+		function has_word(s, w) { return index(" " s " ", " " w " ") > 0 }
 		FILENAME == "-" && $1 == "rename" { ren[$2] = $3; next }
 		FILENAME == "-" { next }
 		FNR == NR { next }
@@ -133,9 +135,12 @@ check_readme() { # file version
 			if (b in skp) next
 			while (b in ren) b = ren[b]
 			val = sym ~ /=[ny]$/ ? substr(sym, length(sym) - 1) : ""
+			# a list item: CONFIG_LSM="...,bpf" is "LSM contains bpf"
+			if (match(sym, /="\.\.\.,[^",]+"$/))
+				val = " contains " substr(sym, RSTART + 6, RLENGTH - 7)
 			found = 0
 			for (k = 1; k <= np; k++)
-				if (index(palts[k], "," b ",") && (val == "" || index(pexpr[k], b val))) found = 1
+				if (index(palts[k], "," b ",") && (val == "" || has_word(pexpr[k], b val))) found = 1
 			if (!found) printf " %s", sym
 		}' - /dev/null "$W/prof" "$W/items" <profiles/renames.kfit)
 	if [ -z "$missing" ]; then
