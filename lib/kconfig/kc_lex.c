@@ -14,6 +14,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static const struct {
 	const char *word; /* keyword text */
@@ -135,8 +136,8 @@ bool kc_lex_open(kc_tree *t, const char *name, int src_lineno,
 		path = kf_xasprintf("%s/%s", t->srctree, name);
 	kf_strbuf buf = KF_STRBUF_INIT;
 	kf_diags tmp = KF_DIAGS_INIT;
-	int fd_ok = kf_exists(path) && !kf_is_dir(path);
-	if (!fd_ok || kf_read_file(path, &buf, &tmp) < 0) {
+	/* one open: a file missing, unreadable or a directory is not read */
+	if (kf_read_file(path, &buf, &tmp) < 0) {
 		kf_diags_release(&tmp);
 		kf_strbuf_release(&buf);
 		free(path);
@@ -184,7 +185,8 @@ static bool kf_exists_in_tree(kc_tree *t, const char *name)
 {
 	char *path = name[0] == '/' ? kf_xstrdup(name)
 				    : kf_xasprintf("%s/%s", t->srctree, name);
-	bool r = kf_exists(path) && !kf_is_dir(path);
+	struct stat st;
+	bool r = stat(path, &st) == 0 && !S_ISDIR(st.st_mode);
 	free(path);
 	return r;
 }
@@ -590,6 +592,25 @@ repeat:
 	return token;
 }
 
+/* The rest of the line into sb, without its newline: what lx_get would
+ * give, taken from the buffer a line at a time once no character is
+ * pushed back. */
+static void lx_line_into(struct lx_file *f, kf_strbuf *sb)
+{
+	int c;
+	while (f->pushback.len && (c = lx_peek(f)) != '\n') {
+		lx_get(f);
+		kf_strbuf_addch(sb, c);
+	}
+	if (f->pushback.len)
+		return; /* at a newline pushed back */
+	const char *p = f->buf + f->pos;
+	const char *nl = memchr(p, '\n', f->len - f->pos);
+	size_t n = nl ? (size_t)(nl - p) : f->len - f->pos;
+	kf_strbuf_add(sb, p, n);
+	f->pos += n;
+}
+
 /* Help text after "help\n", with the kernel's indentation rules. */
 char *kc_lex_help(kc_tree *t)
 {
@@ -602,12 +623,9 @@ char *kc_lex_help(kc_tree *t)
 	while (f && lx_peek(f) != EOF) {
 		/* leading blanks */
 		int ts = 0, nblank = 0;
-		size_t save_pos = f->pos;
-		(void)save_pos;
 		int c;
-		kf_strbuf blanks = KF_STRBUF_INIT;
 		while ((c = lx_peek(f)) == ' ' || c == '\t') {
-			kf_strbuf_addch(&blanks, lx_get(f));
+			lx_get(f);
 			nblank++;
 			if (c == '\t')
 				ts = (ts & ~7) + 8;
@@ -618,43 +636,31 @@ char *kc_lex_help(kc_tree *t)
 		if (c == '\n' || c == EOF) {
 			/* blank line: ends the help when the next line starts
 			 * with a non-blank character */
-			if (c == EOF) {
-				kf_strbuf_release(&blanks);
+			if (c == EOF)
 				break;
-			}
 			lx_get(f);
 			int n = lx_peek(f);
-			kf_strbuf_release(&blanks);
 			if (n != ' ' && n != '\t' && n != '\n' && n != EOF)
 				break;
 			kf_strbuf_addch(&sb, '\n');
 			continue;
 		}
-		if (nblank) {
-			last_ts = ts;
-			if (first_ts) {
-				if (ts < first_ts) {
-					/* the text belongs to the next
-					 * statement: blanks stay consumed */
-					kf_strbuf_release(&blanks);
-					lx->prev_token = T_HELPTEXT;
-					return kf_strbuf_detach(&sb);
-				}
-				for (int k = ts - first_ts; k > 0; k--)
-					kf_strbuf_addch(&sb, ' ');
+		if (!nblank)
+			break; /* a line without indentation always ends help */
+		last_ts = ts;
+		if (first_ts) {
+			if (ts < first_ts) {
+				/* the text belongs to the next statement:
+				 * blanks stay consumed */
+				lx->prev_token = T_HELPTEXT;
+				return kf_strbuf_detach(&sb);
 			}
-		} else {
-			/* a line without indentation always ends help */
-			kf_strbuf_release(&blanks);
-			break;
+			for (int k = ts - first_ts; k > 0; k--)
+				kf_strbuf_addch(&sb, ' ');
 		}
-		kf_strbuf_release(&blanks);
 		/* the text of the line, trailing blanks removed */
 		size_t start = sb.len;
-		while ((c = lx_peek(f)) != EOF && c != '\n') {
-			lx_get(f);
-			kf_strbuf_addch(&sb, c);
-		}
+		lx_line_into(f, &sb);
 		while (sb.len > start &&
 		       (sb.buf[sb.len - 1] == ' ' || sb.buf[sb.len - 1] == '\t'))
 			sb.buf[--sb.len] = 0;
