@@ -527,10 +527,7 @@ static void check_conf(struct ask *a, kc_menu *menu)
 	if (a->failed || !menu_is_visible(t, menu))
 		return;
 	sym = menu->sym;
-	if (sym && !sym_has_value(sym) &&
-	    (sym_is_changeable(t, sym) ||
-	     (t->sem == KC_SEM_V1 && sym_is_choice(sym) &&
-	      sym_get_tristate_value(sym) == KC_YES))) {
+	if (kc_sym_is_new(t, sym)) {
 		if (a->mode == KC_MODE_HELPNEWCONFIG) {
 			kf_strbuf_addstr(a->out, "-----\n");
 			print_help(a, menu);

@@ -34,17 +34,6 @@ static void heading(kc_tree *t, kf_strbuf *out, const char *prefix,
 		       prefix, decoration, decoration, t->rootmenu.prompt->text, postfix);
 }
 
-static void escaped(const char *in, kf_strbuf *out)
-{
-	kf_strbuf_addch(out, '"');
-	for (const char *p = in; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			kf_strbuf_addch(out, '\\');
-		kf_strbuf_addch(out, *p);
-	}
-	kf_strbuf_addch(out, '"');
-}
-
 static void sym_autoconf(kc_tree *t, kc_sym *sym, kf_strbuf *out)
 {
 	const char *val = sym_get_string_value(t, sym);
@@ -72,7 +61,7 @@ static void sym_c(kc_tree *t, kc_sym *sym, kf_strbuf *out)
 		break;
 	case S_STRING:
 		kf_strbuf_addf(out, "#define CONFIG_%s ", sym->name);
-		escaped(val, out);
+		kc_escape_string_value(val, out);
 		kf_strbuf_addch(out, '\n');
 		return;
 	default:
@@ -100,7 +89,7 @@ static void sym_rustc(kc_tree *t, kc_sym *sym, kf_strbuf *out)
 		break;
 	}
 	kf_strbuf_addf(out, "--cfg=CONFIG_%s=", sym->name);
-	escaped(val, out);
+	kc_escape_string_value(val, out);
 	kf_strbuf_addch(out, '\n');
 	free(owned);
 }

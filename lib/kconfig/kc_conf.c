@@ -417,7 +417,7 @@ static int conf_read(kc_tree *t, const char *name, const kc_run_opts *o,
 
 /* ---------------- writing ---------------- */
 
-static void escape_string_value(const char *in, kf_strbuf *out)
+void kc_escape_string_value(const char *in, kf_strbuf *out)
 {
 	kf_strbuf_addch(out, '"');
 	for (const char *p = in; *p; p++) {
@@ -445,7 +445,7 @@ static void print_symbol(kc_tree *t, kf_strbuf *out, kc_sym *sym,
 	}
 	kf_strbuf_addf(out, "CONFIG_%s=", sym->name);
 	if (sym->type == S_STRING)
-		escape_string_value(val, out);
+		kc_escape_string_value(val, out);
 	else
 		kf_strbuf_addstr(out, val);
 	kf_strbuf_addch(out, '\n');
@@ -914,19 +914,22 @@ static void set_all_new_symbols(kc_tree *t, enum def_mode mode,
 		set_all_new_symbols_v1(t, mode, pr);
 }
 
+bool kc_sym_is_new(kc_tree *t, kc_sym *sym)
+{
+	return sym && !sym_has_value(sym) &&
+	       (sym_is_changeable(t, sym) ||
+		(t->sem == KC_SEM_V1 && sym_is_choice(sym) &&
+		 sym_get_tristate_value(sym) == KC_YES));
+}
+
 static void check_conf(kc_tree *t, kc_menu *menu, kf_strbuf *out)
 {
 	kc_sym *sym;
 	if (!menu_is_visible(t, menu))
 		return;
 	sym = menu->sym;
-	if (sym && !sym_has_value(sym) &&
-	    (sym_is_changeable(t, sym) ||
-	     (t->sem == KC_SEM_V1 && sym_is_choice(sym) &&
-	      sym_get_tristate_value(sym) == KC_YES))) {
-		if (sym->name)
-			print_symbol(t, out, sym, OUTPUT_N);
-	}
+	if (kc_sym_is_new(t, sym) && sym->name)
+		print_symbol(t, out, sym, OUTPUT_N);
 	for (kc_menu *child = menu->list; child; child = child->next)
 		check_conf(t, child, out);
 }

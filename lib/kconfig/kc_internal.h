@@ -485,6 +485,15 @@ void kc_prefetch_free(kc_prefetch *pf);
  * $(shell,...) commands only (kc_tree.c). */
 void kc_tree_spec_parse(const struct kc_load_opts *o, kc_prefetch *pf);
 
+/* ---- kc_conf.c ---- */
+/* A string value as .config and auto.conf write it: in double quotes,
+ * '"' and '\\' escaped with a backslash. */
+void kc_escape_string_value(const char *in, kf_strbuf *out);
+/* check_conf()'s test: a visible menu's symbol without a value that conf
+ * asks about (listnewconfig, helpnewconfig, oldconfig's restarts); the
+ * caller checks the menu's visibility.  False for NULL. */
+bool kc_sym_is_new(kc_tree *t, kc_sym *sym);
+
 /* ---- kc_ask.c: conf's line-oriented modes ---- */
 int kc_ask_run(kc_tree *t, const kc_run_opts *o, kf_strbuf *out);
 

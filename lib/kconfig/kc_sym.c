@@ -254,6 +254,20 @@ static void sym_set_all_changed(kc_tree *t)
 	for_all_symbols(t, i, sym) sym_set_changed(t, sym);
 }
 
+/* One of sym's dependency values (sym_calc_visibility): its expression's
+ * value, or none without one, m taken as y for a bool; a new value marks
+ * sym changed. */
+static void calc_dep_value(kc_tree *t, kc_sym *sym, kc_expr_value *dep, kc_tri none)
+{
+	kc_tri tri = dep->expr ? expr_calc_value(t, dep->expr) : none;
+	if (tri == KC_MOD && sym_get_type(t, sym) == S_BOOLEAN)
+		tri = KC_YES;
+	if (dep->tri != tri) {
+		dep->tri = tri;
+		sym_set_changed(t, sym);
+	}
+}
+
 void sym_calc_visibility(kc_tree *t, kc_sym *sym)
 {
 	kc_prop *prop;
@@ -290,33 +304,9 @@ void sym_calc_visibility(kc_tree *t, kc_sym *sym)
 	}
 	if (sym_is_choice_value(t, sym))
 		return;
-	tri = KC_YES;
-	if (sym->dir_dep.expr)
-		tri = expr_calc_value(t, sym->dir_dep.expr);
-	if (tri == KC_MOD && sym_get_type(t, sym) == S_BOOLEAN)
-		tri = KC_YES;
-	if (sym->dir_dep.tri != tri) {
-		sym->dir_dep.tri = tri;
-		sym_set_changed(t, sym);
-	}
-	tri = KC_NO;
-	if (sym->rev_dep.expr)
-		tri = expr_calc_value(t, sym->rev_dep.expr);
-	if (tri == KC_MOD && sym_get_type(t, sym) == S_BOOLEAN)
-		tri = KC_YES;
-	if (sym->rev_dep.tri != tri) {
-		sym->rev_dep.tri = tri;
-		sym_set_changed(t, sym);
-	}
-	tri = KC_NO;
-	if (sym->implied.expr)
-		tri = expr_calc_value(t, sym->implied.expr);
-	if (tri == KC_MOD && sym_get_type(t, sym) == S_BOOLEAN)
-		tri = KC_YES;
-	if (sym->implied.tri != tri) {
-		sym->implied.tri = tri;
-		sym_set_changed(t, sym);
-	}
+	calc_dep_value(t, sym, &sym->dir_dep, KC_YES);
+	calc_dep_value(t, sym, &sym->rev_dep, KC_NO);
+	calc_dep_value(t, sym, &sym->implied, KC_NO);
 }
 
 /* V1: default symbol of a choice (defaults first, then first visible). */

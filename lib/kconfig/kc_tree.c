@@ -54,6 +54,19 @@ static const char *subarch(void)
 	return kc_subarch(u.machine);
 }
 
+/* clang's --target= for a CROSS_COMPILE prefix: its last path component
+ * without the trailing '-' (both Makefiles' $(notdir $(CROSS_COMPILE:%-=%))). */
+static void add_cross_target(kf_strbuf *cf, const char *cross)
+{
+	char *c = kf_xstrdup(cross);
+	size_t n = strlen(c);
+	if (n && c[n - 1] == '-')
+		c[n - 1] = 0;
+	const char *base = strrchr(c, '/') ? strrchr(c, '/') + 1 : c;
+	kf_strbuf_addf(cf, "--target=%s", base);
+	free(c);
+}
+
 /* The user's value of a make variable (command line equivalent). */
 static const char *user_var(const char *name)
 {
@@ -249,13 +262,7 @@ int kc_env_setup(kc_tree *t, const char *version, bool plain, kf_diags *d)
 		 * for a CROSS_COMPILE, the GNU assembler unless LLVM_IAS=1 */
 		kf_strbuf cf = KF_STRBUF_INIT;
 		if (cross) {
-			char *c = kf_xstrdup(cross);
-			size_t n = strlen(c);
-			if (n && c[n - 1] == '-')
-				c[n - 1] = 0;
-			const char *base = strrchr(c, '/') ? strrchr(c, '/') + 1 : c;
-			kf_strbuf_addf(&cf, "--target=%s", base);
-			free(c);
+			add_cross_target(&cf, cross);
 			/* GCC_TOOLCHAIN_DIR := $(dir $(shell which $(CROSS_COMPILE)elfedit)) */
 			char *elfedit = kf_xasprintf("%selfedit", cross);
 			char *found = kc_which(t, elfedit);
@@ -290,13 +297,7 @@ int kc_env_setup(kc_tree *t, const char *version, bool plain, kf_diags *d)
 		/* scripts/Makefile.clang */
 		kf_strbuf cf = KF_STRBUF_INIT;
 		if (cross) {
-			char *c = kf_xstrdup(cross);
-			size_t n = strlen(c);
-			if (n && c[n - 1] == '-')
-				c[n - 1] = 0;
-			const char *base = strrchr(c, '/') ? strrchr(c, '/') + 1 : c;
-			kf_strbuf_addf(&cf, "--target=%s", base);
-			free(c);
+			add_cross_target(&cf, cross);
 		} else if (strcmp(t->srcarch, sub)) {
 			static const struct {
 				const char *arch, *target;
