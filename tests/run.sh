@@ -227,17 +227,25 @@ fi
 
 # ---- compat ----
 # other_groups_only NAME: true when KFIT_TEST_FILTER is set and each of its
-# top-level alternatives starts with unit/, cases/ or compat/OTHER.
+# top-level alternatives starts with unit/, cases/ or compat/OTHER/.
 other_groups_only() {
-	local alt f
+	local alt c i depth=0 alts=() cur=""
 	[ -n "$KFIT_TEST_FILTER" ] || return 1
-	case $KFIT_TEST_FILTER in *"("*) return 1 ;; esac
-	IFS='|' read -ra f <<<"$KFIT_TEST_FILTER"
-	for alt in "${f[@]}"; do
+	for ((i = 0; i < ${#KFIT_TEST_FILTER}; i++)); do
+		c=${KFIT_TEST_FILTER:i:1}
+		case $c in
+		"(") depth=$((depth + 1)) ;;
+		")") depth=$((depth - 1)) ;;
+		"|") if [ $depth = 0 ]; then alts+=("$cur"); cur=""; continue; fi ;;
+		esac
+		cur+=$c
+	done
+	alts+=("$cur")
+	for alt in "${alts[@]}"; do
 		alt=${alt#^}
 		case $alt in
 		unit/* | cases/*) ;;
-		"compat/$1" | "compat/$1/"* | "compat/$1."* | "compat/$1\\"*) return 1 ;;
+		"compat/$1/"*) return 1 ;;
 		compat/*/*) ;;
 		*) return 1 ;;
 		esac
