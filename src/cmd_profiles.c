@@ -111,6 +111,7 @@ static void json_req(kf_json *j, const prof_db *db, const prof_set *s, const pro
 		kf_json_kstr(j, "want", want_kind(a->want));
 		kf_json_kstr(j, "value", a->value);
 		kf_json_kstr(j, "wanted", prof_alt_wanted(s->arena, a, r->boot, s->initramfs));
+		kf_json_kint(j, "group", (long long)a->group);
 		kf_json_end_object(j);
 	}
 	kf_json_end_array(j);

@@ -45,6 +45,11 @@ static bool tree_has(void *ctx, const char *sym)
 	return kc_sym_find(ctx, sym) != NULL;
 }
 
+static bool tree_is_string(void *ctx, const char *sym)
+{
+	return kf_sym_is_string(ctx, sym);
+}
+
 static bool tree_depends(void *ctx, const char *sym, const char *on)
 {
 	return kc_sym_depends_on(ctx, sym, on);
@@ -86,6 +91,7 @@ int profiles_lint_trees(prof_db *db, const char **trees, size_t ntrees, const ch
 		lt[i].arch = !strcmp(arch, "x86") || !strcmp(arch, "i386") ? "i386" : arch;
 		lt[i].exists = tree_has;
 		lt[i].depends = tree_depends;
+		lt[i].is_string = tree_is_string;
 		lt[i].ctx = kt[i];
 	}
 	cli_print_diags(&d);

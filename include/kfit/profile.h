@@ -73,6 +73,9 @@ typedef struct prof_alt {
 			       the first major LSM listed is the one the
 			       kernel activates), or NULL */
 	prof_loc loc;      /* where the symbol is written */
+	unsigned group;    /* alternatives with one group number are adjacent
+			      and must all hold (`A && B || C`: A and B are
+			      group 0, C group 1); numbered from 0 */
 } prof_alt;
 
 /* When a requirement applies. */
@@ -313,6 +316,9 @@ typedef struct prof_lint_tree {
 	 * a B that depends on A never holds without A: the requirement is
 	 * met by A alone (I2C_HID, a menu, for I2C_HID_ACPI, its driver) */
 	bool (*depends)(void *ctx, const char *sym, const char *on);
+	/* is sym a string option (NULL: not checked)?  `contains` and `does
+	 * not contain` read a comma-separated string */
+	bool (*is_string)(void *ctx, const char *sym);
 } prof_lint_tree;
 
 /*
@@ -340,6 +346,11 @@ const char *prof_alt_wanted(kf_arena *a, const prof_alt *alt, bool boot,
 /* "DEVTMPFS", "EFIVAR_FS || EFI_VARS", "SYSFS_DEPRECATED=n",
  * "LSM contains bpf". */
 const char *prof_req_expr(kf_arena *a, const prof_req *r);
+/* The end (one past) of the group of alternatives that starts at k:
+ * `for (size_t k = 0, e; k < r->nalts; k = e) { e = prof_group_end(r, k); ... }`. */
+size_t prof_group_end(const prof_req *r, size_t k);
+/* Does r have a group of more than one symbol (`A && B || C`)? */
+bool prof_req_has_groups(const prof_req *r);
 /* v in double quotes with " and \ escaped: "say \"hi\"". */
 const char *prof_quote(kf_arena *a, const char *v);
 /* One alternative as written: "LSM contains bpf", "HZ=250". */

@@ -157,11 +157,22 @@ static bool req_applies(rs *R, const prof_req *r)
 	return true;
 }
 
+/* Do all alternatives of the group [k, e) hold? */
+static bool group_holds(rs *R, const prof_req *r, size_t k, size_t e)
+{
+	for (; k < e; k++)
+		if (!alt_holds(R, &r->alts[k], r->boot))
+			return false;
+	return true;
+}
+
 static bool req_holds(rs *R, const prof_req *r)
 {
-	for (size_t k = 0; k < r->nalts; k++)
-		if (alt_holds(R, &r->alts[k], r->boot))
+	for (size_t k = 0, e; k < r->nalts; k = e) {
+		e = prof_group_end(r, k);
+		if (group_holds(R, r, k, e))
 			return true;
+	}
 	return false;
 }
 
@@ -999,7 +1010,21 @@ static bool need_alt(rs *R, const prof_alt *a, bool boot)
 	return false;
 }
 
-/* Apply one requirement: the cheapest alternative that works. */
+/* Make every alternative of the group [k, e) hold, each without breaking
+ * the ones before it (a later member's dependencies may turn an earlier
+ * one off: the group is then checked as a whole). */
+static bool need_group(rs *R, const prof_req *r, size_t k, size_t e)
+{
+	for (size_t i = k; i < e; i++) {
+		R->depth = 0;
+		if (!need_alt(R, &r->alts[i], r->boot))
+			return false;
+	}
+	return group_holds(R, r, k, e);
+}
+
+/* Apply one requirement: the cheapest alternative (or group of
+ * alternatives) that works. */
 static bool apply_req(rs *R, const prof_req *r)
 {
 	size_t mark = R->nlog;
@@ -1007,9 +1032,9 @@ static bool apply_req(rs *R, const prof_req *r)
 	R->cur = r;
 	kf_strbuf_reset(&R->fail);
 	R->fail_pin = false;
-	for (size_t k = 0; k < r->nalts; k++) {
-		R->depth = 0;
-		bool ok = need_alt(R, &r->alts[k], r->boot) && req_holds(R, r);
+	for (size_t k = 0, e; k < r->nalts; k = e) {
+		e = prof_group_end(r, k);
+		bool ok = need_group(R, r, k, e);
 		size_t cost = R->nlog - mark;
 		rollback(R, mark);
 		if (ok && cost < best_cost) {
@@ -1019,8 +1044,7 @@ static bool apply_req(rs *R, const prof_req *r)
 	}
 	if (best == SIZE_MAX)
 		return false;
-	R->depth = 0;
-	if (need_alt(R, &r->alts[best], r->boot) && req_holds(R, r))
+	if (need_group(R, r, best, prof_group_end(r, best)))
 		return true;
 	rollback(R, mark);
 	return false;
@@ -1574,10 +1598,11 @@ int kf_why_profiles(const kf_gen_opts *o, const char *name, kf_strbuf *out)
 					       r->level == PROF_REQUIRE ? "required" : "recommended");
 				req_text(r, out);
 				kf_strbuf_addf(out, " (%s)\n", holds ? "holds" : "does not hold");
-				/* what it wants of a list, or under which value
-				 * of another option, is not in the symbol's name */
+				/* what it wants of a list, with which other
+				 * symbols (a group), or under which value of
+				 * another option, is not in the symbol's name */
 				if (r->alts[k].want == PROF_WANT_CONTAINS ||
-				    r->alts[k].want == PROF_WANT_LACKS ||
+				    r->alts[k].want == PROF_WANT_LACKS || prof_req_has_groups(r) ||
 				    (r->cond.if_alt && r->cond.if_alt->want != PROF_WANT_ENABLED)) {
 					const char *c = prof_cond_text(R.arena, &r->cond);
 					kf_strbuf_addf(out, "    wants %s%s%s\n",

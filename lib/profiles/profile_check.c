@@ -103,27 +103,49 @@ size_t prof_check(const prof_db *db, prof_set *s, const kf_dotconfig *cfg,
 		x->req = r;
 		kf_strbuf checked = KF_STRBUF_INIT, wanted = KF_STRBUF_INIT, found = KF_STRBUF_INIT;
 		bool holds = false;
-		for (size_t k = 0; k < r->nalts; k++) {
-			const prof_alt *al = &r->alts[k];
-			const char *name = prof_sym_for_kver(db, al->sym, o->kver);
-			const char *v = kf_dotconfig_get(cfg, name);
-			if (prof_alt_holds(al, v, r->boot, initramfs))
-				holds = true;
-			const char *sep = k ? (r->nalts > 1 ? ", " : "") : "";
-			kf_strbuf_addf(&checked, "%s%s", k ? " || " : "", name);
-			if (r->nalts > 1) {
-				kf_strbuf_addf(&wanted, "%s%s=%s", k ? " or " : "", name,
-					       prof_alt_wanted(s->arena, al, r->boot, initramfs));
-				kf_strbuf_addf(&found, "%s%s=", sep, name);
-			} else {
-				kf_strbuf_addstr(&wanted, prof_alt_wanted(s->arena, al, r->boot, initramfs));
+		/* one alternative: wanted "y or m", found "n"; several: each
+		 * named, a group of several in parentheses when there are
+		 * other groups ("A=y or m or (B=y or m and C=y)") */
+		bool several = r->nalts > 1;
+		bool groups = several && prof_group_end(r, 0) < r->nalts;
+		for (size_t g = 0, e; g < r->nalts; g = e) {
+			e = prof_group_end(r, g);
+			bool all = true, paren = groups && e - g > 1;
+			if (g) {
+				kf_strbuf_addstr(&checked, " || ");
+				kf_strbuf_addstr(&wanted, " or ");
 			}
-			if (!v)
-				kf_strbuf_addstr(&found, "absent");
-			else if (kf_dotconfig_is_string(cfg, name))
-				kf_strbuf_addstr(&found, prof_quote(s->arena, v));
-			else
-				kf_strbuf_addstr(&found, v);
+			if (paren) {
+				kf_strbuf_addch(&checked, '(');
+				kf_strbuf_addch(&wanted, '(');
+			}
+			for (size_t k = g; k < e; k++) {
+				const prof_alt *al = &r->alts[k];
+				const char *name = prof_sym_for_kver(db, al->sym, o->kver);
+				const char *v = kf_dotconfig_get(cfg, name);
+				if (!prof_alt_holds(al, v, r->boot, initramfs))
+					all = false;
+				kf_strbuf_addf(&checked, "%s%s", k > g ? " && " : "", name);
+				if (several) {
+					kf_strbuf_addf(&wanted, "%s%s=%s", k > g ? " and " : "", name,
+						       prof_alt_wanted(s->arena, al, r->boot, initramfs));
+					kf_strbuf_addf(&found, "%s%s=", k ? ", " : "", name);
+				} else {
+					kf_strbuf_addstr(&wanted, prof_alt_wanted(s->arena, al, r->boot, initramfs));
+				}
+				if (!v)
+					kf_strbuf_addstr(&found, "absent");
+				else if (kf_dotconfig_is_string(cfg, name))
+					kf_strbuf_addstr(&found, prof_quote(s->arena, v));
+				else
+					kf_strbuf_addstr(&found, v);
+			}
+			if (paren) {
+				kf_strbuf_addch(&checked, ')');
+				kf_strbuf_addch(&wanted, ')');
+			}
+			if (all)
+				holds = true;
 		}
 		x->checked = kf_arena_strdup(s->arena, kf_strbuf_str(&checked));
 		x->wanted = kf_arena_strdup(s->arena, kf_strbuf_str(&wanted));

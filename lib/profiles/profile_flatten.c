@@ -659,13 +659,43 @@ const char *prof_alt_expr(kf_arena *a, const prof_alt *alt)
 	return out;
 }
 
+size_t prof_group_end(const prof_req *r, size_t k)
+{
+	while (k + 1 < r->nalts && r->alts[k + 1].group == r->alts[k].group)
+		k++;
+	return k + 1;
+}
+
+bool prof_req_has_groups(const prof_req *r)
+{
+	for (size_t k = 0, e; k < r->nalts; k = e) {
+		e = prof_group_end(r, k);
+		if (e - k > 1)
+			return true;
+	}
+	return false;
+}
+
+/* "A || B", "A && B", "A || (B && C)": a group in parentheses when it
+ * is one of several */
 const char *prof_req_expr(kf_arena *a, const prof_req *r)
 {
 	kf_strbuf sb = KF_STRBUF_INIT;
-	for (size_t i = 0; i < r->nalts; i++) {
-		if (i)
+	bool several = r->nalts && prof_group_end(r, 0) < r->nalts;
+	for (size_t k = 0, e; k < r->nalts; k = e) {
+		e = prof_group_end(r, k);
+		if (k)
 			kf_strbuf_addstr(&sb, " || ");
-		alt_expr(a, &r->alts[i], &sb);
+		bool paren = several && e - k > 1;
+		if (paren)
+			kf_strbuf_addch(&sb, '(');
+		for (size_t i = k; i < e; i++) {
+			if (i > k)
+				kf_strbuf_addstr(&sb, " && ");
+			alt_expr(a, &r->alts[i], &sb);
+		}
+		if (paren)
+			kf_strbuf_addch(&sb, ')');
 	}
 	const char *out = kf_arena_strdup(a, kf_strbuf_str(&sb));
 	kf_strbuf_release(&sb);

@@ -194,6 +194,12 @@ static void lint_distro(prof_db *db, const prof_profile *p, const prof_set *s, k
 	(void)db;
 }
 
+/* Is alternative k a group of its own (not part of `A && B`)? */
+static bool alone(const prof_req *r, size_t k)
+{
+	return (k == 0 || r->alts[k - 1].group != r->alts[k].group) && prof_group_end(r, k) == k + 1;
+}
+
 static void lint_tree(prof_db *db, const prof_set *s, const prof_lint_tree *t, kf_diags *out)
 {
 	char vb[16];
@@ -208,11 +214,27 @@ static void lint_tree(prof_db *db, const prof_set *s, const prof_lint_tree *t, k
 					    "if %s: %s does not exist in %s (%s)", r->cond.if_sym, n,
 					    t->name, kf_kver_format(t->kver, vb));
 		}
-		/* `A || B` where B depends on A holds with A alone */
+		/* a list item of an option that is no list */
+		for (size_t k = 0; t->is_string && k <= r->nalts; k++) {
+			const prof_alt *a = k < r->nalts ? &r->alts[k] : r->cond.if_alt;
+			if (!a || (a->want != PROF_WANT_CONTAINS && a->want != PROF_WANT_LACKS))
+				continue;
+			const char *n = prof_sym_for_kver(db, a->sym, t->kver);
+			if (t->exists(t->ctx, n) && !t->is_string(t->ctx, n))
+				kf_diag_add(out, KF_ERROR, a->loc.file, a->loc.line, a->loc.col,
+					    "%s: '%s' reads the items of a comma-separated string, "
+					    "and %s is not a string in %s (%s)",
+					    prof_alt_expr(s->arena, a),
+					    a->want == PROF_WANT_CONTAINS ? "contains" : "does not contain",
+					    n, t->name, kf_kver_format(t->kver, vb));
+		}
+		/* `A || B` where B depends on A holds with A alone (only
+		 * between groups: in `A && B` the dependency is the point) */
 		for (size_t k = 0; t->depends && k < r->nalts; k++)
 			for (size_t j = 0; j < r->nalts; j++) {
 				const prof_alt *a = &r->alts[k], *b = &r->alts[j];
-				if (j == k || a->want == PROF_WANT_OFF || b->want == PROF_WANT_OFF)
+				if (j == k || !alone(r, k) || !alone(r, j) || a->want == PROF_WANT_OFF ||
+				    b->want == PROF_WANT_OFF)
 					continue;
 				const char *an = prof_sym_for_kver(db, a->sym, t->kver);
 				const char *bn = prof_sym_for_kver(db, b->sym, t->kver);
@@ -223,14 +245,25 @@ static void lint_tree(prof_db *db, const prof_set *s, const prof_lint_tree *t, k
 						    prof_req_expr(s->arena, r), bn, an, t->name,
 						    kf_kver_format(t->kver, vb), an, bn);
 			}
+		/* a group can hold when every symbol of it exists (or is
+		 * wanted off); one such group is enough */
 		bool any = false, all_off = true;
-		for (size_t k = 0; k < r->nalts; k++) {
-			const char *n = prof_sym_for_kver(db, r->alts[k].sym, t->kver);
-			if (t->exists(t->ctx, n))
+		for (size_t g = 0, e; g < r->nalts; g = e) {
+			e = prof_group_end(r, g);
+			bool all = true;
+			for (size_t k = g; k < e; k++) {
+				const prof_alt *a = &r->alts[k];
+				bool off = a->want == PROF_WANT_OFF || a->want == PROF_WANT_LACKS ||
+					   (a->want == PROF_WANT_STRING && !*a->value);
+				if (!off)
+					all_off = false;
+				/* one symbol: it must exist, as before groups */
+				if (!t->exists(t->ctx, prof_sym_for_kver(db, a->sym, t->kver)) &&
+				    !(off && e - g > 1))
+					all = false;
+			}
+			if (all)
 				any = true;
-			if (r->alts[k].want != PROF_WANT_OFF && r->alts[k].want != PROF_WANT_LACKS &&
-			    !(r->alts[k].want == PROF_WANT_STRING && !*r->alts[k].value))
-				all_off = false;
 		}
 		/* a must-be-off requirement on a symbol the tree lacks holds */
 		if (any || all_off)
@@ -244,8 +277,9 @@ static void lint_tree(prof_db *db, const prof_set *s, const prof_lint_tree *t, k
 				    strcmp(n, a->sym) ? ")" : "", t->name, kf_kver_format(t->kver, vb));
 		else
 			kf_diag_add(out, KF_ERROR, a->loc.file, a->loc.line, a->loc.col,
-				    "none of %s exists in %s (%s)", prof_req_expr(s->arena, r),
-				    t->name, kf_kver_format(t->kver, vb));
+				    "none of %s exists in %s (%s)%s", prof_req_expr(s->arena, r),
+				    t->name, kf_kver_format(t->kver, vb),
+				    prof_req_has_groups(r) ? " (a group needs all of its symbols)" : "");
 	}
 }
 

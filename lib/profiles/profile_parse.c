@@ -551,34 +551,107 @@ static void parse_req(pstate *ps, tok *t, int nt, int first, prof_level level,
 		      bool override, int stcol)
 {
 	const char *kw = override ? "override" : (level == PROF_REQUIRE ? "require" : "recommend");
-	int i = first;
-	if (i >= nt) {
+	if (first >= nt) {
 		perr(ps, (int)ps->llen + 1, "expected a symbol after '%s'", kw);
 		return;
+	}
+	/* '(' and ')' around a group may touch its first and last word:
+	 * "(NF_TABLES && NFT_COMPAT)" is five words */
+	tok x[192];
+	int nx = 0;
+	for (int k = first; k < nt; k++) {
+		tok w = t[k];
+		while (w.len > 1 && w.s[0] == '(' && nx < 190) {
+			x[nx++] = (tok){w.s, 1, w.col};
+			w.s++;
+			w.len--;
+			w.col++;
+		}
+		size_t close = 0, quotes = 0;
+		for (size_t j = 0; j < w.len; j++)
+			quotes += w.s[j] == '"';
+		while (w.len > 1 && w.s[w.len - 1] == ')' && quotes % 2 == 0 &&
+		       !(w.len >= 2 && w.s[w.len - 2] == '\\')) {
+			w.len--;
+			close++;
+		}
+		if (nx + 1 + (int)close > (int)(sizeof(x) / sizeof(x[0]))) {
+			perr(ps, t[k].col, "too many words on one line");
+			return;
+		}
+		x[nx++] = w;
+		for (size_t j = 0; j < close; j++)
+			x[nx++] = (tok){w.s + w.len + j, 1, w.col + (int)(w.len + j)};
 	}
 	prof_req *r = kf_arena_alloc(ps->db->arena, sizeof(*r));
 	r->level = level;
 	r->override = override;
 	cond_init(&r->cond);
 	size_t altalloc = 0;
+	unsigned group = 0;
+	int open = 0;       /* column of the '(' of the group being read */
+	bool start = true;  /* at the start of a group */
+	int i = 0;
 	for (;;) {
+		while (i < nx && tok_is(&x[i], "(")) {
+			if (!start || open) {
+				perr(ps, x[i].col, "a group cannot hold another group or '||': "
+				     "write each combination as its own group (A && B || A && C)");
+				return;
+			}
+			open = x[i].col;
+			if (++i >= nx) {
+				perr(ps, x[i - 1].col + 1, "expected a symbol after '('");
+				return;
+			}
+		}
+		if (i < nx && (tok_is(&x[i], ")") || tok_is(&x[i], "&&") || tok_is(&x[i], "||"))) {
+			perr(ps, x[i].col, "expected a symbol before '%.*s'", (int)x[i].len, x[i].s);
+			return;
+		}
 		prof_alt a;
 		memset(&a, 0, sizeof(a));
-		if (parse_alt(ps, t, nt, &i, &a) < 0)
+		if (parse_alt(ps, x, nx, &i, &a) < 0)
 			return;
+		a.group = group;
 		AR_PUSH(ps->db->arena, r->alts, r->nalts, altalloc, a);
-		if (i < nt && tok_is(&t[i], "||")) {
-			if (i + 1 >= nt) {
-				perr(ps, t[i].col + 2, "expected a symbol after '||'");
+		start = false;
+		if (i < nx && tok_is(&x[i], "&&")) {
+			if (i + 1 >= nx) {
+				perr(ps, x[i].col + 2, "expected a symbol after '&&'");
 				return;
 			}
 			i++;
 			continue;
 		}
+		if (open && !(i < nx && tok_is(&x[i], ")"))) {
+			perr(ps, i < nx ? x[i].col : (int)ps->llen + 1,
+			     "expected ')' to close the group opened at column %d (a group joins its "
+			     "symbols with '&&')", open);
+			return;
+		}
+		if (!open && i < nx && tok_is(&x[i], ")")) {
+			perr(ps, x[i].col, "')' without '('");
+			return;
+		}
+		if (open) {
+			open = 0;
+			i++;
+		}
+		if (i < nx && tok_is(&x[i], "||")) {
+			if (i + 1 >= nx) {
+				perr(ps, x[i].col + 2, "expected a symbol after '||'");
+				return;
+			}
+			i++;
+			group++;
+			start = true;
+			continue;
+		}
 		break;
 	}
-	while (i < nt)
-		if (parse_qual(ps, t, nt, &i, &r->cond, &r->boot) < 0)
+	while (i < nx)
+		if (parse_qual(ps, x, nx, &i, &r->cond, &r->boot) < 0)
 			return;
 	if (r->boot)
 		for (size_t k = 0; k < r->nalts; k++) {

@@ -8,7 +8,12 @@
 # kernel>=/kernel< bounds (-lt A ... -eq A ... -lt B  ->  kernel<A.B.0;
 # -le B -> kernel<A.(B+1).0; -ge A ... -eq C ... -ge B -> kernel>=C.B.0;
 # any other test fails loudly).  These must be exactly the profile's
-# single-symbol `require`s.  The storage drivers section fails only when no
+# `require`s' first groups: the legacy xtables set (IP_NF_FILTER ...
+# IP_NF_NAT) may name the iptables-nft way as a further group, made only
+# of nf_tables and xtables options (docker/nft-ways), since the kernel
+# says the legacy tables are "not needed if you are using iptables over
+# nftables (iptables-nft)"; one flag written for two kernel ranges that
+# meet counts once.  The storage drivers section fails only when no
 # driver is available: the profile must have one `require A || B ...` whose
 # alternatives hit every in-kernel driver group and nothing else.
 #
@@ -70,15 +75,42 @@ if grep -q '^error' <<<"$items"; then
 fi
 json=$(profile_json docker) || { echo "not ok docker"; echo "  kfit profiles show docker failed"; exit 0; }
 want=$(grep -v '^error\|^storage' <<<"$items" | sort -u)
-got=$(jq -r '.requirements[] | select(.level == "require" and .profile == "docker" and (.alternatives | length) == 1)
-	| [.symbol, (.when.kernel_min // "-"), (.when.kernel_below // "-")] | join(" ")' <<<"$json" | sort -u)
+# the storage-driver requirement: every alternative a storage flag
+storage_syms=" $(awk '$1 == "storage" { printf "%s ", $3 }' <<<"$items")"
+# the legacy xtables set may have the iptables-nft way as a further group
+# (`(IP_NF_FILTER && ... && IP_NF_NAT) || (NF_TABLES_IPV4 && ... &&
+# NFT_COMPAT)`): check-config.sh's flags are the first group's; one flag
+# written for two kernel ranges that meet (`kernel<5.2.0` and
+# `kernel>=5.2.0`) is one flag
+got=$(jq -r --arg st "$storage_syms" '.requirements[] | select(.level == "require" and .profile == "docker")
+	| select([.alternatives[] | .name as $n | $st | contains(" " + $n + " ")] | all | not)
+	| . as $r | .alternatives[] | select(.group == 0)
+	| [.name, ($r.when.kernel_min // "-"), ($r.when.kernel_below // "-")] | join(" ")' <<<"$json" |
+	sort -k1,1 -k2,2 | awk '
+	$1 == s && $2 == hi && hi != "-" { hi = $3; next }
+	{ if (s != "") print s, lo, hi; s = $1; lo = $2; hi = $3 }
+	END { if (s != "") print s, lo, hi }' | sort -u)
 if [ -n "$want" ] && [ "$want" = "$got" ]; then
 	echo "ok docker/required"
 else
 	echo "not ok docker/required"
 	diff <(echo "$want") <(echo "$got") | sed -n 's/^</  check-config.sh requires, profile does not: /p; s/^>/  profile requires, check-config.sh does not: /p'
 fi
-alts=$(jq -r '.requirements[] | select(.level == "require" and .profile == "docker" and (.alternatives | length) > 1)
+# the iptables-nft ways: only nf_tables and xtables options after group 0
+nft=$(jq -r --arg st "$storage_syms" '.requirements[] | select(.level == "require" and .profile == "docker")
+	| select([.alternatives[] | .group] | max > 0)
+	| select([.alternatives[] | .name as $n | $st | contains(" " + $n + " ")] | all | not)
+	| [.expr, ([.alternatives[] | select(.group > 0) | .name
+		| select(test("^(NF_TABLES_IPV[46]|NFT_[A-Z0-9_]+|NETFILTER_XT_[A-Z0-9_]+)$") | not)] | join(" "))]
+	| select(.[1] != "") | join(": ")' <<<"$json")
+if [ -z "$nft" ]; then
+	echo "ok docker/nft-ways"
+else
+	echo "not ok docker/nft-ways"
+	sed 's/^/  not an nf_tables or xtables option in the iptables-nft way of /' <<<"$nft"
+fi
+alts=$(jq -r --arg st "$storage_syms" '.requirements[] | select(.level == "require" and .profile == "docker" and (.alternatives | length) > 1)
+	| select([.alternatives[] | .name as $n | $st | contains(" " + $n + " ")] | all)
 	| .alternatives | map(.name) | join(" ")' <<<"$json")
 ok=1
 if [ "$(grep -c . <<<"$alts")" != 1 ]; then

@@ -242,6 +242,63 @@ static void test_resolve(tstate *ts)
 	kf_diags_release(&d);
 }
 
+/* Group alternatives: how a line parses (its expression as printed, the
+ * group of each alternative) and whether configs meet it. */
+static void test_groups(tstate *ts)
+{
+	static const struct {
+		const char *expr;    /* as written after `require` */
+		const char *printed; /* prof_req_expr */
+		const char *groups;  /* group of each alternative */
+		const char *cfg;     /* CONFIG_ lines */
+		prof_outcome want;   /* check's answer */
+	} cases[] = {
+		{"A || (B && C)", "A || (B && C)", "011", "CONFIG_A=y\n", PROF_MET},
+		{"A || (B && C)", "A || (B && C)", "011", "CONFIG_B=y\nCONFIG_C=m\n", PROF_MET},
+		{"A || (B && C)", "A || (B && C)", "011", "CONFIG_B=y\n", PROF_UNMET},
+		{"A || B && C", "A || (B && C)", "011", "CONFIG_C=y\n", PROF_UNMET},
+		{"(A && B) || (C && D)", "(A && B) || (C && D)", "0011", "CONFIG_A=y\nCONFIG_D=y\n", PROF_UNMET},
+		{"(A && B) || (C && D)", "(A && B) || (C && D)", "0011", "CONFIG_C=y\nCONFIG_D=y\n", PROF_MET},
+		{"A && B=n", "A && B=n", "00", "CONFIG_A=y\n", PROF_MET},
+		{"A && B=n", "A && B=n", "00", "CONFIG_A=y\nCONFIG_B=y\n", PROF_UNMET},
+		{"A || B", "A || B", "01", "CONFIG_B=m\n", PROF_MET},
+		{"(A) || B", "A || B", "01", "CONFIG_A=y\n", PROF_MET},
+		{"L contains x && A", "L contains x && A", "00", "CONFIG_L=\"y,x\"\nCONFIG_A=y\n", PROF_MET},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char text[512], cfg[256], name[64];
+		snprintf(text, sizeof(text),
+			 "profile g\ntitle g\nkind feature\nrequire %s\n    reason r\n"
+			 "    source https://example.org/\n", cases[i].expr);
+		snprintf(cfg, sizeof(cfg), "# Linux/x86 6.1.0 Kernel Configuration\n%s", cases[i].cfg);
+		snprintf(name, sizeof(name), "groups/%zu %s", i, cases[i].expr);
+		kf_diags d = KF_DIAGS_INIT;
+		prof_db *db = prof_db_new();
+		prof_db_add_text(db, "g.kfit", text, strlen(text), &d);
+		const char *n[] = {"g"};
+		prof_set *s = d.nerr ? NULL : prof_flatten(db, n, 1, &d);
+		kf_dotconfig *c = kf_dotconfig_parse("c", cfg, strlen(cfg), &d);
+		bool ok = s && c && s->n == 1;
+		if (ok) {
+			const prof_req *r = s->reqs[0];
+			ok = !strcmp(prof_req_expr(s->arena, r), cases[i].printed) &&
+			     r->nalts == strlen(cases[i].groups);
+			for (size_t k = 0; ok && k < r->nalts; k++)
+				ok = r->alts[k].group == (unsigned)(cases[i].groups[k] - '0');
+			prof_result *res = NULL;
+			prof_check_opts o = {KF_KVER(6, 1, 0), "x86_64", PROF_INITRAMFS_YES};
+			prof_check(db, s, c, &o, &res);
+			ok = ok && res[0].outcome == cases[i].want;
+			free(res);
+		}
+		check(ts, ok, name, d.n ? d.v[0].msg : NULL);
+		prof_set_free(s);
+		kf_dotconfig_free(c);
+		prof_db_free(db);
+		kf_diags_release(&d);
+	}
+}
+
 /* A tree for prof_lint: the symbols in ctx (a NULL-terminated list). */
 static bool fake_exists(void *ctx, const char *sym)
 {
@@ -277,8 +334,8 @@ static void test_lint(tstate *ts)
 	const char *old_tree[] = {"OLD_A", "NOWHERE", "ONLY_OLD", NULL};
 	const char *new_tree[] = {"NEW_A", NULL};
 	prof_lint_tree trees[2] = {
-		{"old", KF_KVER(4, 9, 0), "x86_64", fake_exists, old_tree, NULL},
-		{"new", KF_KVER(6, 1, 0), "x86_64", fake_exists, new_tree, NULL},
+		{"old", KF_KVER(4, 9, 0), "x86_64", fake_exists, old_tree, NULL, NULL},
+		{"new", KF_KVER(6, 1, 0), "x86_64", fake_exists, new_tree, NULL, NULL},
 	};
 	size_t n = prof_lint(db, trees, 2, &d);
 	/* only NOWHERE in the new tree: renames resolve, =n holds, ranges skip */
@@ -294,6 +351,7 @@ int main(void)
 	test_kver(&ts);
 	test_dotconfig(&ts);
 	test_resolve(&ts);
+	test_groups(&ts);
 	test_lint(&ts);
 	return ts.failed ? 1 : 0;
 }
