@@ -21,6 +21,7 @@
 #include "kfit/kconfig.h"
 #include "kfit/util.h"
 
+#include <stdint.h>
 #include <stdio.h>
 
 typedef enum kc_tri { KC_NO, KC_MOD, KC_YES } kc_tri;
@@ -28,6 +29,14 @@ typedef enum kc_tri { KC_NO, KC_MOD, KC_YES } kc_tri;
 #define TRI_AND(a, b) ((a) < (b) ? (a) : (b))
 #define TRI_OR(a, b) ((a) > (b) ? (a) : (b))
 #define TRI_NOT(a) (2 - (a))
+
+/* The forms of "option" a tree's parser.y takes (kc_tree.opt_forms). */
+enum {
+	KC_OPT_LIST = 1,           /* any "option NAME[=ARG]" (before 5.0) */
+	KC_OPT_MODULES = 2,        /* "option modules" (until 5.14) */
+	KC_OPT_DEFCONFIG_LIST = 4, /* "option defconfig_list" (until 5.12) */
+	KC_OPT_ALLNOCONFIG_Y = 8,  /* "option allnoconfig_y" (until 5.12) */
+};
 
 enum kc_sem {
 	KC_SEM_V1 = 1, /* kernels before 6.11 */
@@ -276,6 +285,13 @@ struct kc_tree {
 	bool yyerror_next_line;  /* conf's yyerror says the lookahead's line
 				    + 1, and "<none>" at the end of input
 				    (its parser.y before cur_lineno) */
+	uint64_t kw_off;         /* keywords the tree's lexer does not
+				  * know (kc_lex_keywords) */
+	unsigned opt_forms;      /* KC_OPT_*: the tree's "option" rules */
+	bool modules_attr;       /* "modules" is an attribute (5.15) */
+	bool eof_eol;            /* the top file's end without a newline is
+				  * a T_EOL first (5.10, 6.1: lexer.l's
+				  * "if (current_file)" at <<EOF>>) */
 };
 
 /* `which NAME` on the tree's PATH (malloc'ed), or NULL (kc_shell.c). */
@@ -459,6 +475,10 @@ int kc_env_setup(kc_tree *t, const char *version, bool plain, kf_diags *d);
 
 /* ---- kc_parse.c ---- */
 int kc_parse(kc_tree *t, const char *file);
+/* Which keywords the tree's lexer knows (kc_lex.c): each of kfit's is one
+ * when the tree's scripts/kconfig/lexer.l lists it (lexer_l: its text),
+ * else by the tree's version (docs/semantics.md). */
+void kc_lex_keywords(kc_tree *t, const char *lexer_l);
 
 /* ---- kc_diag.c: where the reader is, for messages ---- */
 const char *kc_cur_file(kc_tree *t);

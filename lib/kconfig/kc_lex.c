@@ -21,37 +21,41 @@ static const struct {
 	enum tok tok;     /* its token */
 	int min_sem;      /* 0: all; only in trees of this model or newer */
 	int max_sem;      /* 0: all; only in trees of this model or older */
+	int before;       /* without lexer.l: only before this version (kc_ver) */
 } keywords[] = {
-	{"bool", T_BOOL, 0, 0},
-	{"choice", T_CHOICE, 0, 0},
-	{"comment", T_COMMENT, 0, 0},
-	{"config", T_CONFIG, 0, 0},
-	{"def_bool", T_DEF_BOOL, 0, 0},
-	{"def_tristate", T_DEF_TRISTATE, 0, 0},
-	{"default", T_DEFAULT, 0, 0},
-	{"depends", T_DEPENDS, 0, 0},
-	{"endchoice", T_ENDCHOICE, 0, 0},
-	{"endif", T_ENDIF, 0, 0},
-	{"endmenu", T_ENDMENU, 0, 0},
-	{"help", T_HELP, 0, 0},
-	{"hex", T_HEX, 0, 0},
-	{"if", T_IF, 0, 0},
-	{"imply", T_IMPLY, 0, 0},
-	{"int", T_INT, 0, 0},
-	{"mainmenu", T_MAINMENU, 0, 0},
-	{"menu", T_MENU, 0, 0},
-	{"menuconfig", T_MENUCONFIG, 0, 0},
-	{"modules", T_MODULES, 0, 0},
-	{"on", T_ON, 0, 0},
-	{"optional", T_OPTIONAL, 0, KC_SEM_V1},
-	{"prompt", T_PROMPT, 0, 0},
-	{"range", T_RANGE, 0, 0},
-	{"select", T_SELECT, 0, 0},
-	{"source", T_SOURCE, 0, 0},
-	{"string", T_STRING, 0, 0},
-	{"transitional", T_TRANSITIONAL, 0, 0},
-	{"tristate", T_TRISTATE, 0, 0},
-	{"visible", T_VISIBLE, 0, 0},
+	{"allnoconfig_y", T_ALLNOCONFIG_Y, 0, 0, 513},
+	{"bool", T_BOOL, 0, 0, 0},
+	{"choice", T_CHOICE, 0, 0, 0},
+	{"comment", T_COMMENT, 0, 0, 0},
+	{"config", T_CONFIG, 0, 0, 0},
+	{"def_bool", T_DEF_BOOL, 0, 0, 0},
+	{"def_tristate", T_DEF_TRISTATE, 0, 0, 0},
+	{"default", T_DEFAULT, 0, 0, 0},
+	{"defconfig_list", T_DEFCONFIG_LIST, 0, 0, 513},
+	{"depends", T_DEPENDS, 0, 0, 0},
+	{"endchoice", T_ENDCHOICE, 0, 0, 0},
+	{"endif", T_ENDIF, 0, 0, 0},
+	{"endmenu", T_ENDMENU, 0, 0, 0},
+	{"help", T_HELP, 0, 0, 0},
+	{"hex", T_HEX, 0, 0, 0},
+	{"if", T_IF, 0, 0, 0},
+	{"imply", T_IMPLY, 0, 0, 0},
+	{"int", T_INT, 0, 0, 0},
+	{"mainmenu", T_MAINMENU, 0, 0, 0},
+	{"menu", T_MENU, 0, 0, 0},
+	{"menuconfig", T_MENUCONFIG, 0, 0, 0},
+	{"modules", T_MODULES, 0, 0, 0},
+	{"on", T_ON, 0, 0, 0},
+	{"option", T_OPTION, 0, 0, 515},
+	{"optional", T_OPTIONAL, 0, KC_SEM_V1, 0},
+	{"prompt", T_PROMPT, 0, 0, 0},
+	{"range", T_RANGE, 0, 0, 0},
+	{"select", T_SELECT, 0, 0, 0},
+	{"source", T_SOURCE, 0, 0, 0},
+	{"string", T_STRING, 0, 0, 0},
+	{"transitional", T_TRANSITIONAL, 0, 0, 0},
+	{"tristate", T_TRISTATE, 0, 0, 0},
+	{"visible", T_VISIBLE, 0, 0, 0},
 };
 
 /* ---------------- character level ---------------- */
@@ -302,26 +306,41 @@ void kc_lex_source(kc_tree *t, enum tok kind, const char *name)
 
 /* ---------------- tokens ---------------- */
 
+void kc_lex_keywords(kc_tree *t, const char *lexer_l)
+{
+	_Static_assert(sizeof(keywords) / sizeof(keywords[0]) <= 64,
+		       "kw_off is a 64-bit mask");
+	t->kw_off = 0;
+	for (size_t i = 0; i < sizeof(keywords) / sizeof(keywords[0]); i++) {
+		bool on;
+		if (lexer_l) {
+			/* a rule at the start of a line: "word"  return T_... */
+			char pat[32];
+			snprintf(pat, sizeof(pat), "\n\"%s\"", keywords[i].word);
+			on = strstr(lexer_l, pat) != NULL;
+		} else if (keywords[i].tok == T_TRANSITIONAL) {
+			on = t->has_transitional; /* 6.18 */
+		} else {
+			on = !(keywords[i].max_sem &&
+			       (int)t->sem > keywords[i].max_sem) &&
+			     !(keywords[i].before &&
+			       (!t->kver[0] || kc_ver(t) >= keywords[i].before));
+		}
+		if (!on)
+			t->kw_off |= 1ull << i;
+	}
+}
+
 static enum tok keyword(kc_tree *t, const char *w, size_t n)
 {
 	for (size_t i = 0; i < sizeof(keywords) / sizeof(keywords[0]); i++) {
 		if (strlen(keywords[i].word) == n &&
-		    !memcmp(keywords[i].word, w, n)) {
-			if (keywords[i].max_sem && (int)t->sem > keywords[i].max_sem)
-				return T_NONE;
-			if (keywords[i].tok == T_TRANSITIONAL && !t->has_transitional)
-				return T_NONE; /* a word before 6.18 */
-			return keywords[i].tok;
-		}
+		    !memcmp(keywords[i].word, w, n))
+			return t->kw_off & (1ull << i) ? T_NONE : keywords[i].tok;
 	}
-	/* syntax of older trees: "option" until 5.14 ("modules" became a
-	 * keyword of its own in 5.15), "---help---" until 5.7 */
-	bool before_5_15 = t->kver[0] && (t->kver[0] < 5 ||
-					  (t->kver[0] == 5 && t->kver[1] < 15));
+	/* "---help---" until 5.7 */
 	bool before_5_8 = t->kver[0] && (t->kver[0] < 5 ||
 					 (t->kver[0] == 5 && t->kver[1] < 8));
-	if (before_5_15 && n == 6 && !memcmp(w, "option", 6))
-		return T_OPTION;
 	if (before_5_8 && n == 10 && !memcmp(w, "---help---", 10))
 		return T_HELP;
 	return T_NONE;
@@ -403,8 +422,17 @@ static enum tok lex1(kc_tree *t)
 			}
 			if (f->parent) {
 				kc_lex_close(t);
+				/* 6.12+'s zconf_endfile() sets cur_filename
+				 * back to the includer's (cur_lineno stays) */
+				if (!t->yyerror_next_line)
+					lx->cur_file = lx->f->name;
 				return T_EOL;
 			}
+			/* 5.10 and 6.1 end their top file with a T_EOL too
+			 * (the next call finds its end again, after an EOL) */
+			if (t->eof_eol && lx->prev_token != T_EOL &&
+			    lx->prev_token != T_HELPTEXT)
+				return T_EOL;
 			/* conf's yylineno and file stay at the end of the
 			 * top file: statements reported "at the next token"
 			 * name that line */

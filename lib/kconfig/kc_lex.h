@@ -48,6 +48,8 @@ enum tok {
 	T_TRANSITIONAL,
 	T_VISIBLE,
 	T_OPTION,
+	T_DEFCONFIG_LIST,
+	T_ALLNOCONFIG_Y,
 	T_RSOURCE,
 	T_OSOURCE,
 	T_ORSOURCE,
@@ -101,6 +103,12 @@ struct kc_lexer {
 	struct lx_seen **seen; /* 7.x: files sourced so far (arena) */
 	const char *eof_file; /* the top file, once its end is reached */
 	int eof_lineno;       /* its line count + 1 (conf's yylineno there) */
+	/* kfit conf: bison's error recovery (kc_parse.c) */
+	int errstatus;        /* yyerrstatus: 3 after an error, -1 a token shifted */
+	int recover;          /* REC_*: an error to recover from at statement level */
+	char *recover_word;   /* REC_UNKNOWN: the statement's first word */
+	bool abort;           /* YYABORT: the end of input while recovering */
+	bool shifted_any;     /* a token was shifted (mainmenu must come first) */
 };
 
 /* A file already sourced, for 7.x's "repeated inclusion" error. */

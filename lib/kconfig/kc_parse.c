@@ -34,6 +34,15 @@ static enum tok peek(kc_tree *t)
 	return lx->look;
 }
 
+/* A token was shifted: bison counts three of them after an error before
+ * it reports the next one. */
+static void shifted(kc_tree *t)
+{
+	if (t->lx->errstatus)
+		t->lx->errstatus--;
+	t->lx->shifted_any = true;
+}
+
 /* Consume the lookahead; returns its text (caller owns) or NULL. */
 static char *take(kc_tree *t)
 {
@@ -42,7 +51,18 @@ static char *take(kc_tree *t)
 	char *s = lx->look_text;
 	lx->look_text = NULL;
 	lx->look = T_NONE;
+	shifted(t);
 	return s;
+}
+
+/* Drop the lookahead without shifting it (error recovery). */
+static void discard(kc_tree *t)
+{
+	struct kc_lexer *lx = t->lx;
+	peek(t);
+	free(lx->look_text);
+	lx->look_text = NULL;
+	lx->look = T_NONE;
 }
 
 static bool accept(kc_tree *t, enum tok k)
@@ -54,31 +74,47 @@ static bool accept(kc_tree *t, enum tok k)
 }
 
 /* kfit conf: the line conf's bison prints (yyerror) before its error
- * recovery's own message, at the lookahead token. */
+ * recovery's own message, at the lookahead token; not within three
+ * tokens of the last error (yyerrstatus). */
 static void bison_error(kc_tree *t)
 {
-	if (!t->conf_errors || t->lx->fatal)
+	if (!t->conf_errors || t->lx->fatal || t->lx->errstatus)
 		return;
+	t->nerrors++;
 	bool eof = peek(t) == T_EOF;
 	int plus = t->yyerror_next_line ? 1 : 0;
 	const char *file = eof && plus ? "<none>" : kc_cur_file(t);
 	kf_diag_add(t->diags, KF_ERROR, file, kc_cur_lineno(t) + plus, 0, "syntax error");
 }
 
-/* Syntax error: report and skip to the end of the statement line.  As
- * conf, kfit conf says "invalid statement" at the line it skips to (its
- * grammar recovers at 'stmt_list error T_EOL'). */
+/*
+ * kfit conf recovers from a syntax error as conf's bison does: the only
+ * rules with the error token are 'stmt_list error T_EOL' ("invalid
+ * statement"), 'stmt_list T_WORD error T_EOL' ("unknown statement") and
+ * 'stmt_list_in_choice error T_EOL', so bison pops the entry being read
+ * (its remaining attribute lines become statements of their own, each an
+ * invalid one) back to the innermost statement list, which drops tokens
+ * up to the end of the line (parse_stmt_list_body, recover_stmt).  The
+ * parse functions return as soon as lx->recover is set.
+ */
+enum { REC_NONE, REC_INVALID, REC_UNKNOWN };
+
+static bool recovering(kc_tree *t)
+{
+	return t->lx->recover || t->lx->abort || t->lx->fatal;
+}
+
+/* Syntax error at the lookahead.  kfit kconfig: report and skip to the
+ * end of the statement line.  kfit conf: bison's yyerror, then unwind to
+ * the statement list (see above). */
 static void syntax_error(kc_tree *t, const char *what)
 {
-	if (t->lx->fatal)
+	if (recovering(t))
 		return;
 	enum tok k = peek(t);
 	if (t->conf_errors) {
 		bison_error(t);
-		while ((k = peek(t)) != T_EOL && k != T_EOF)
-			free(take(t));
-		kc_parse_error(t, 0, "invalid statement");
-		accept(t, T_EOL);
+		t->lx->recover = REC_INVALID;
 		return;
 	}
 	kc_parse_error(t, t->lx->look_col, "syntax error: unexpected %s%s%s",
@@ -248,6 +284,7 @@ static void parse_help(kc_tree *t)
 {
 	/* "help" EOL already consumed by the caller */
 	char *text = kc_lex_help(t);
+	shifted(t);
 	kc_menu *e = t->current_entry;
 	const char *name = e->sym && e->sym->name ? e->sym->name : "<choice>";
 	/* conf reports where the help text ended: the line after it (the
@@ -306,25 +343,48 @@ static bool parse_depends(kc_tree *t)
 	return true;
 }
 
-/* "option ..." of kernels before 5.13 (docs/semantics.md). */
+static void option_modules(kc_tree *t)
+{
+	if (t->modules_sym)
+		kc_parse_error(t, 0,
+			       "symbol '%s' redefines option 'modules' already defined by symbol '%s'",
+			       t->current_entry->sym->name, t->modules_sym->name);
+	t->modules_sym = t->current_entry->sym;
+}
+
+/* "option ..." of kernels before 5.15 (docs/semantics.md): 5.0-5.14's
+ * parser.y takes "option modules", and until 5.12 "option
+ * defconfig_list" and "option allnoconfig_y", and nothing else; older
+ * ones any name (KC_OPT_LIST). */
 static void parse_option(kc_tree *t)
 {
+	enum tok k = peek(t);
+	unsigned form = k == T_MODULES		? KC_OPT_MODULES
+			: k == T_DEFCONFIG_LIST ? KC_OPT_DEFCONFIG_LIST
+			: k == T_ALLNOCONFIG_Y	? KC_OPT_ALLNOCONFIG_Y
+						: 0;
 	char *w = NULL;
-	if (peek(t) == T_MODULES) {
+	if (!(t->opt_forms & KC_OPT_LIST)) {
+		if (!(form & t->opt_forms)) {
+			syntax_error(t, "modules, defconfig_list or allnoconfig_y");
+			return;
+		}
 		free(take(t));
-		w = kf_xstrdup("modules");
-	} else if (peek(t) == T_WORD)
+		if (!expect_eol(t))
+			return;
+		w = kf_xstrdup(kc_tok_name(k));
+	} else if (form) {
+		free(take(t));
+		w = kf_xstrdup(kc_tok_name(k));
+	} else if (k == T_WORD) {
 		w = take(t);
+	}
 	if (!w) {
 		syntax_error(t, "an option name");
 		return;
 	}
 	if (!strcmp(w, "modules")) {
-		if (t->modules_sym)
-			kc_parse_error(t, 0,
-				    "symbol '%s' redefines option 'modules' already defined by symbol '%s'",
-				    t->current_entry->sym->name, t->modules_sym->name);
-		t->modules_sym = t->current_entry->sym;
+		option_modules(t);
 	} else if (!strcmp(w, "defconfig_list")) {
 		/* menu_add_option_defconfig_list(): the symbol whose
 		 * defaults list the starting configs; never written */
@@ -352,8 +412,9 @@ static void parse_option(kc_tree *t)
 			free(take(t));
 		}
 	}
+	if (t->opt_forms & KC_OPT_LIST)
+		expect_eol(t);
 	free(w);
-	expect_eol(t);
 }
 
 /* config/menuconfig options; returns at the first token that is not one. */
@@ -361,6 +422,8 @@ static void parse_config_options(kc_tree *t, bool in_choice_block)
 {
 	(void)in_choice_block;
 	for (;;) {
+		if (recovering(t))
+			return;
 		enum tok k = peek(t);
 		bool ok;
 		switch (k) {
@@ -481,15 +544,11 @@ static void parse_config_options(kc_tree *t, bool in_choice_block)
 				t->current_entry->sym->flags |= SYMBOL_TRANS;
 			break;
 		case T_MODULES:
+			if (!t->modules_attr)
+				return; /* 5.10: only "option modules" */
 			free(take(t));
-			if (!expect_eol(t))
-				break;
-			if (t->modules_sym)
-				kc_parse_error(t, 0,
-					    "symbol '%s' redefines option 'modules' already defined by symbol '%s'",
-					    t->current_entry->sym->name,
-					    t->modules_sym->name);
-			t->modules_sym = t->current_entry->sym;
+			if (expect_eol(t))
+				option_modules(t);
 			break;
 		case T_OPTION:
 			free(take(t));
@@ -507,6 +566,7 @@ static void parse_config_options(kc_tree *t, bool in_choice_block)
 			}
 			/* consume EOL without reading ahead into the help */
 			t->lx->look = T_NONE;
+			shifted(t);
 			parse_help(t);
 			break;
 		default:
@@ -524,38 +584,66 @@ static const char *end_name(enum tok k)
 	return k == T_ENDMENU ? "menu" : k == T_ENDCHOICE ? "choice" : "if";
 }
 
-/* Parse the end of a block opened by `menu` (a menu node). */
-static void parse_block_end(kc_tree *t, kc_menu *block, const char *want)
+/* Parse the end of a block opened by `menu` (a menu node); false when
+ * the block goes on (kfit conf: an error in its end line, recovered
+ * from in the block's statement list, as bison does). */
+static bool parse_block_end(kc_tree *t, kc_menu *block, const char *want)
 {
 	if (t->lx->fatal)
-		return; /* reported; the blocks around it are not the problem */
+		return true; /* reported; the blocks around it are not the problem */
 	enum tok k = peek(t);
-	if (k == T_ENDMENU || k == T_ENDCHOICE || k == T_ENDIF) {
+	if (!t->lx->abort && (k == T_ENDMENU || k == T_ENDCHOICE || k == T_ENDIF)) {
 		const char *got = end_name(k);
 		free(take(t));
 		expect_eol(t);
+		if (t->lx->recover)
+			return false;
 		if (strcmp(got, want)) {
 			kc_parse_error(t, 0, "unexpected '%s' within %s block", got,
 				    want);
-			return;
+			return true;
 		}
 		if (strcmp(block->file, kc_cur_file(t))) {
 			kc_parse_error(t, 0, "'%s' in different file than '%s'", got,
 				    want);
 			kf_diag_add(t->diags, KF_NOTE, block->file, block->lineno,
 				    0, "location of the '%s'", want);
-			return;
+			return true;
 		}
 		menu_end_menu(t);
-		return;
+		return true;
 	}
-	/* end of file inside a block */
-	bison_error(t);
+	/* end of file inside a block (kfit conf: the end of input while
+	 * recovering, reported at the error; bison's destructor of each
+	 * block left open, innermost first) */
+	if (!t->lx->abort)
+		bison_error(t);
 	kf_diag_add(t->diags, KF_ERROR, block->file, block->lineno, 0,
 		    "missing end statement for this entry");
 	t->nerrors++;
 	if (t->current_menu == block)
 		menu_end_menu(t);
+	return true;
+}
+
+/* The statements of a block up to its end statement. */
+static void parse_block(kc_tree *t, kc_menu *block, int ctx, const char *want)
+{
+	do
+		parse_stmt_list(t, ctx);
+	while (!parse_block_end(t, block, want));
+}
+
+/* An error of parser.y's actions (fprintf "FILE:LINE: error: ..."), at
+ * the entry's line (the caller counts it: yynerrs++). */
+static void entry_error(kc_tree *t, const kc_menu *entry, const char *msg)
+{
+	if (t->conf_errors)
+		kf_diag_raw(t->diags, KF_ERROR, "%s:%d: error: %s", entry->file,
+			    entry->lineno, msg);
+	else
+		kf_diag_add(t->diags, KF_ERROR, entry->file, entry->lineno, 0,
+			    "%s", msg);
 }
 
 static void parse_config(kc_tree *t, bool menuconfig, int ctx)
@@ -572,6 +660,8 @@ static void parse_config(kc_tree *t, bool menuconfig, int ctx)
 	menu_add_entry(t, sym, FILE_LINE);
 	kc_menu *entry = t->current_entry;
 	parse_config_options(t, ctx == CTX_CHOICE || ctx == CTX_IF_IN_CHOICE);
+	if (recovering(t))
+		return; /* bison popped the entry: no config_stmt action */
 	if (menuconfig) {
 		if (entry->prompt)
 			entry->prompt->type = P_MENU;
@@ -582,13 +672,11 @@ static void parse_config(kc_tree *t, bool menuconfig, int ctx)
 	}
 	if (t->sem == KC_SEM_V2 && t->current_choice) {
 		if (!entry->prompt) {
-			kf_diag_add(t->diags, KF_ERROR, entry->file, entry->lineno,
-				    0, "choice member must have a prompt");
+			entry_error(t, entry, "choice member must have a prompt");
 			t->nerrors++;
 		}
 		if (entry->sym->type != S_BOOLEAN) {
-			kf_diag_add(t->diags, KF_ERROR, entry->file, entry->lineno,
-				    0, "choice member must be bool");
+			entry_error(t, entry, "choice member must be bool");
 			t->nerrors++;
 		}
 		if (!entry->sym->choice) {
@@ -633,6 +721,8 @@ static void parse_choice(kc_tree *t)
 	free(name);
 	/* choice options */
 	for (;;) {
+		if (recovering(t))
+			return; /* popped before choice_entry: not a block */
 		enum tok k = peek(t);
 		bool ok;
 		if (k == T_PROMPT ||
@@ -690,6 +780,7 @@ static void parse_choice(kc_tree *t)
 				continue;
 			}
 			t->lx->look = T_NONE;
+			shifted(t);
 			parse_help(t);
 		} else {
 			break;
@@ -697,21 +788,53 @@ static void parse_choice(kc_tree *t)
 	}
 	kc_menu *entry = t->current_entry;
 	if (t->sem == KC_SEM_V2 && !entry->prompt) {
-		kf_diag_add(t->diags, KF_ERROR, entry->file, entry->lineno, 0,
-			    "choice must have a prompt");
+		entry_error(t, entry, "choice must have a prompt");
 		t->nerrors++;
 	}
 	kc_menu *block = menu_add_menu(t);
 	kc_menu *saved_choice = t->current_choice;
 	t->current_choice = block;
-	parse_stmt_list(t, CTX_CHOICE);
-	t->current_choice = saved_choice;
-	if (t->sem == KC_SEM_V2)
-		t->current_choice = NULL;
-	parse_block_end(t, block, "choice");
+	for (;;) {
+		parse_stmt_list(t, CTX_CHOICE);
+		t->current_choice = saved_choice;
+		if (t->sem == KC_SEM_V2)
+			t->current_choice = NULL;
+		if (parse_block_end(t, block, "choice"))
+			break;
+		t->current_choice = block; /* an error in its end line */
+	}
 }
 
 static void parse_stmt_list_body(kc_tree *t, int ctx);
+
+/* kfit conf: bison's recovery in a statement list after a syntax error:
+ * shift the error token, drop tokens up to the end of the line (the end
+ * of input: YYABORT), shift it and reduce with the rule's message. */
+static void recover_stmt(kc_tree *t)
+{
+	struct kc_lexer *lx = t->lx;
+	int rec = lx->recover;
+	lx->recover = REC_NONE;
+	lx->errstatus = 3;
+	enum tok k;
+	while ((k = peek(t)) != T_EOL) {
+		if (k == T_EOF) {
+			lx->abort = true;
+			break;
+		}
+		discard(t);
+	}
+	if (!lx->abort) {
+		free(take(t));
+		if (rec == REC_UNKNOWN)
+			kc_parse_error(t, 0, "unknown statement \"%s\"",
+				       lx->recover_word);
+		else
+			kc_parse_error(t, 0, "invalid statement");
+	}
+	free(lx->recover_word);
+	lx->recover_word = NULL;
+}
 
 /* The statements of a block (or the top level), with a bound on nesting. */
 /* The quoted text of "KEYWORD \"text\"" up to the end of the line, in
@@ -751,16 +874,43 @@ static void parse_stmt_list(kc_tree *t, int ctx)
 static void parse_stmt_list_body(kc_tree *t, int ctx)
 {
 	bool in_choice = ctx == CTX_CHOICE || ctx == CTX_IF_IN_CHOICE;
+	bool conf = t->conf_errors;
 	for (;;) {
-		if (t->lx->fatal)
+		if (t->lx->fatal || t->lx->abort)
 			return;
+		if (t->lx->recover) {
+			recover_stmt(t);
+			continue;
+		}
 		enum tok k = peek(t);
+		/* statements a choice block cannot hold (stmt_list_in_choice),
+		 * and mainmenu after the first token: the keyword is the error */
+		if (conf && ((in_choice && (k == T_MENUCONFIG || k == T_MENU ||
+					    k == T_CHOICE || k == T_SOURCE ||
+					    k == T_RSOURCE || k == T_OSOURCE ||
+					    k == T_ORSOURCE || k == T_MAINMENU ||
+					    k == T_WORD)) ||
+			     (k == T_MAINMENU && t->lx->shifted_any))) {
+			syntax_error(t, NULL);
+			continue;
+		}
 		switch (k) {
 		case T_EOF:
+			if (conf && ctx != CTX_TOP) {
+				/* bison: an error at the end of input inside a
+				 * block, then YYABORT (parse_block_end) */
+				bison_error(t);
+				t->lx->abort = true;
+			}
+			return;
 		case T_ENDMENU:
 		case T_ENDCHOICE:
 		case T_ENDIF:
-			if (ctx == CTX_TOP && k != T_EOF) {
+			if (ctx == CTX_TOP && conf) {
+				syntax_error(t, NULL);
+				continue;
+			}
+			if (ctx == CTX_TOP) {
 				/* an end without a block */
 				bison_error(t);
 				kc_parse_error(t, t->lx->look_col, "invalid statement");
@@ -788,7 +938,7 @@ static void parse_stmt_list_body(kc_tree *t, int ctx)
 				break;
 			menu_add_entry(t, NULL, FILE_LINE);
 			menu_add_prompt(t, P_COMMENT, p, NULL, FILE_LINE);
-			while (peek(t) == T_DEPENDS) {
+			while (!recovering(t) && peek(t) == T_DEPENDS) {
 				free(take(t));
 				parse_depends(t);
 			}
@@ -806,8 +956,8 @@ static void parse_stmt_list_body(kc_tree *t, int ctx)
 			menu_add_entry(t, NULL, FILE_LINE);
 			menu_add_dep(t, e, NULL);
 			kc_menu *block = menu_add_menu(t);
-			parse_stmt_list(t, in_choice ? CTX_IF_IN_CHOICE : CTX_IF);
-			parse_block_end(t, block, "if");
+			parse_block(t, block, in_choice ? CTX_IF_IN_CHOICE : CTX_IF,
+				    "if");
 			break;
 		}
 		case T_MENU: {
@@ -823,6 +973,8 @@ static void parse_stmt_list_body(kc_tree *t, int ctx)
 			menu_add_entry(t, NULL, FILE_LINE);
 			menu_add_prompt(t, P_MENU, p, NULL, FILE_LINE);
 			for (;;) {
+				if (recovering(t))
+					break;
 				if (peek(t) == T_DEPENDS) {
 					free(take(t));
 					parse_depends(t);
@@ -839,9 +991,10 @@ static void parse_stmt_list_body(kc_tree *t, int ctx)
 				} else
 					break;
 			}
+			if (recovering(t))
+				break; /* popped before menu_entry: not a block */
 			kc_menu *block = menu_add_menu(t);
-			parse_stmt_list(t, CTX_MENU);
-			parse_block_end(t, block, "menu");
+			parse_block(t, block, CTX_MENU, "menu");
 			break;
 		}
 		case T_CHOICE:
@@ -883,6 +1036,12 @@ static void parse_stmt_list_body(kc_tree *t, int ctx)
 		case T_MAINMENU: {
 			free(take(t));
 			const char *p = quoted_line(t, "a quoted title");
+			if (conf && t->lx->recover) {
+				/* popped back to the start state, which has
+				 * no error rule */
+				t->lx->recover = REC_NONE;
+				t->lx->abort = true;
+			}
 			if (!p)
 				break;
 			if (t->rootmenu.prompt || ctx != CTX_TOP || t->rootmenu.list) {
@@ -914,6 +1073,13 @@ static void parse_stmt_list_body(kc_tree *t, int ctx)
 				break;
 			}
 			bison_error(t);
+			if (conf) {
+				/* 'stmt_list T_WORD error T_EOL' */
+				t->lx->recover = REC_UNKNOWN;
+				free(t->lx->recover_word);
+				t->lx->recover_word = name;
+				break;
+			}
 			kc_parse_error(t, col, "unknown statement \"%s\"", name);
 			free(name);
 			while (peek(t) != T_EOL && peek(t) != T_EOF)
@@ -922,6 +1088,10 @@ static void parse_stmt_list_body(kc_tree *t, int ctx)
 			break;
 		}
 		default:
+			if (conf) {
+				syntax_error(t, NULL);
+				break;
+			}
 			bison_error(t);
 			kc_parse_error(t, t->lx->look_col, "invalid statement");
 			while (peek(t) != T_EOL && peek(t) != T_EOF)
@@ -949,7 +1119,8 @@ int kc_parse(kc_tree *t, const char *file)
 		kc_lex_close(t);
 	free(lx.text);
 	free(lx.look_text);
-	bool fatal = lx.fatal;
+	free(lx.recover_word);
+	bool fatal = lx.fatal || lx.abort;
 	/* keep t->lx valid for error reporting until here */
 	t->lx = NULL;
 	if (fatal || t->nerrors)

@@ -478,6 +478,44 @@ static void detect_conf_features_7x(kc_tree *t)
 	}
 }
 
+/*
+ * The "option" keyword and "modules" (docs/semantics.md, "5.10's
+ * generation"): which keywords the tree's lexer.l has, and which
+ * "option" rules its parser.y has; without those sources, by version.
+ * The version of the end of "option NAME" with any name (the keyword
+ * table's removal) is not pinned down here: 5.0 is assumed.
+ */
+static void detect_option_syntax(kc_tree *t)
+{
+	kf_strbuf lx = KF_STRBUF_INIT;
+	bool have_lexer = read_conf_source(t, "lexer.l", &lx);
+	kc_lex_keywords(t, have_lexer ? kf_strbuf_str(&lx) : NULL);
+	kf_strbuf_release(&lx);
+
+	static const struct {
+		unsigned form;    /* KC_OPT_* */
+		const char *text; /* in parser.y when the tree has it */
+		int from, before; /* without parser.y: kc_ver range */
+	} f[] = {
+		{KC_OPT_LIST, "symbol_option_list", 0, 500},
+		{KC_OPT_MODULES, "T_OPTION T_MODULES T_EOL", 500, 515},
+		{KC_OPT_DEFCONFIG_LIST, "T_OPTION T_DEFCONFIG_LIST T_EOL", 500, 513},
+		{KC_OPT_ALLNOCONFIG_Y, "T_OPTION T_ALLNOCONFIG_Y T_EOL", 500, 513},
+	};
+	kf_strbuf py = KF_STRBUF_INIT;
+	bool have_parser = read_conf_source(t, "parser.y", &py);
+	const char *s = kf_strbuf_str(&py);
+	int v = t->kver[0] ? kc_ver(t) : KC_VER_NEWEST;
+	t->opt_forms = 0;
+	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
+		if (have_parser ? strstr(s, f[i].text) != NULL
+				: v >= f[i].from && v < f[i].before)
+			t->opt_forms |= f[i].form;
+	t->modules_attr = have_parser ? strstr(s, "config_option: T_MODULES T_EOL") != NULL
+				      : v >= 515;
+	kf_strbuf_release(&py);
+}
+
 /* 6.18+ parser.y's transitional_check_sanity: a transitional symbol has
  * no dependencies, visibility or properties (help only).  -1 on error. */
 static int transitional_check_sanity(kc_tree *t, kc_menu *menu)
@@ -554,6 +592,9 @@ static kc_tree *tree_begin(const kc_load_opts *o, kf_diags *d, kc_prefetch *spec
 	 * cur_lineno rework); without sources, 6.9 is taken as the change */
 	int plus1 = conf_source_has(t, "parser.y", "zconf_lineno() + 1, err");
 	t->yyerror_next_line = plus1 < 0 ? kc_ver(t) < 609 : plus1;
+	int eol = conf_source_has(t, "lexer.l", "if (current_file) {");
+	t->eof_eol = eol < 0 ? kc_ver(t) < 609 : eol;
+	detect_option_syntax(t);
 	t->hash = kf_arena_alloc(t->arena, t->hashsize * sizeof(kc_sym *));
 	return t;
 }
