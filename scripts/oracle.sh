@@ -49,6 +49,15 @@ if [ ! -f "$stamp" ]; then
 		# make's own variables from an enclosing make (make check) and
 		# KCONFIG_* settings must not leak into the oracle.
 		log=$odir/.kfit-oracle-build.log
+		# conf and fixdep are host programs, the same for every ARCH and
+		# slot of a tree: start from a finished sibling's scripts/ (make
+		# below still checks them and rebuilds whatever is out of date)
+		for sib in "${odir%/*}"/*/.kfit-oracle-ready; do
+			[ -f "$sib" ] || continue
+			sib=${sib%/.kfit-oracle-ready}
+			[ -d "$odir/scripts" ] || cp -a "$sib/scripts" "$odir/" 2>/dev/null || rm -rf "$odir/scripts"
+			break
+		done
 		if ! env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS -u MAKEOVERRIDES \
 			-u KCONFIG_ALLCONFIG -u KCONFIG_SEED -u KCONFIG_PROBABILITY \
 			-u KCONFIG_OVERWRITECONFIG \
