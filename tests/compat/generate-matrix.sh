@@ -1,7 +1,7 @@
 #!/bin/bash
 # generate-matrix.sh - `kfit generate` over distro and platform profiles on
-# the 6.1 and 6.12 trees, from allnoconfig and from defconfig.  For each
-# combination:
+# the 6.1 and 6.12 trees (make check-full: 5.10 and 7.3 too), from
+# allnoconfig and from defconfig.  For each combination:
 #   1. generate exits 0 and its --check-minimal pass finds no change that
 #      could go back to the base value (the minimality property);
 #   2. `kfit check` finds every `require` of those profiles met;
@@ -9,7 +9,8 @@
 #      (the tree's conf, built by scripts/oracle.sh).
 # make check runs a sample in which every distro, feature and platform
 # profile appears at least once; KFIT_TEST_FULL=1 (make check-full) runs
-# every distro alone and with each platform, on both trees, from both bases.
+# every distro alone and with each platform, on the 5.10, 6.1, 6.12 and 7.3
+# trees, from both bases.
 set -uo pipefail
 ROOT=${ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 BUILD=${BUILD:-$ROOT/build}
@@ -27,8 +28,11 @@ if [ ${#distros[@]} -eq 0 ]; then
 	exit 0
 fi
 
+# the sample runs on 6.1 and 6.12; the full matrix on every supported tree
+versions=(6.1 6.12)
+[ -n "${KFIT_TEST_FULL:-}" ] && versions=(5.10 6.1 6.12 7.3)
 declare -A tree
-for v in 6.1 6.12; do
+for v in "${versions[@]}"; do
 	tree[$v]=$("$ROOT/scripts/kernel-tree.sh" "$v" 2>/dev/null) || {
 		echo "skip generate-matrix/$v linux-source-$v is not installed"
 		continue
@@ -50,7 +54,7 @@ add() { # name ver base profiles...
 }
 
 if [ -n "${KFIT_TEST_FULL:-}" ]; then
-	for v in 6.1 6.12; do
+	for v in "${versions[@]}"; do
 		for b in allnoconfig defconfig; do
 			for d in "${distros[@]}"; do
 				add "$v-$b-$d" "$v" "$b" "$d"
@@ -174,10 +178,11 @@ run_one() { # name ver base profiles...
 }
 export -f run_one
 export KFIT ROOT work JOBS
-for v in 6.1 6.12; do export "TREE_${v//./_}=${tree[$v]:-}"; done
+for v in 5.10 6.1 6.12 7.3; do export "TREE_${v//./_}=${tree[$v]:-}"; done
 
 # run in parallel; each worker re-creates the tree map from the exports
 while read -r line; do printf '%s\n' "$line"; done <"$cases" |
 	xargs -P "$JOBS" -I{} bash -c '
-		declare -A tree=([6.1]="$TREE_6_1" [6.12]="$TREE_6_12")
+		declare -A tree=([5.10]="$TREE_5_10" [6.1]="$TREE_6_1"
+			[6.12]="$TREE_6_12" [7.3]="$TREE_7_3")
 		run_one {}'
