@@ -40,7 +40,7 @@ image=$(grep '/linux-image-[^/]*\.deb$' "$dir/packages.txt" | grep -v -- '-dbg_'
 	echo "kfit-build.sh: FAIL: kfit build named no linux-image package" >&2
 	exit 1
 }
-dpkg-deb -c "$image" | grep -q '/boot/vmlinuz-' || {
+dpkg-deb -c "$image" | grep '/boot/vmlinuz-' >/dev/null || {
 	echo "kfit-build.sh: FAIL: $image has no /boot/vmlinuz-*" >&2
 	exit 1
 }
