@@ -81,7 +81,9 @@ pkgs="systemd,systemd-sysv,udev,dbus,iproute2,kmod,procps,iputils-ping,initramfs
 [ -z "$stock" ] || pkgs="$pkgs,$stock"
 
 dir=$cache/rootfs-$suite.d
-rm -rf "$dir" "$img.tmp"
+. "$here/fs.sh"
+remove_tree "$dir"
+rm -rf "$img.tmp"
 echo "make-rootfs.sh: mmdebstrap $suite ($pkgs) from $srcs"
 case $srcs in deb\ *) set -- "$srcs" ;; *) set -- $srcs ;; esac # shellcheck disable=SC2086
 mmdebstrap --variant=minbase --include="$pkgs" --aptopt="$aptopt" \
@@ -109,6 +111,6 @@ fi
 mkfs.ext4 -q -L root -d "$dir" "$img.tmp" 2G
 mv "$img.tmp" "$img"
 sync_check
-rm -rf "$dir"
+remove_tree "$dir"
 echo "$sum" >"$stamp"
 echo "make-rootfs.sh: wrote $img"

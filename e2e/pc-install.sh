@@ -13,7 +13,8 @@
 set -eu
 
 src=$1 dst=$2 deb=$3
-rm -rf "$dst"
+. "$(dirname "$0")/fs.sh"
+remove_tree "$dst"
 cp -a "$src" "$dst"
 cp "$deb" "$dst/tmp/kernel.deb"
 rel=$(dpkg-deb -f "$deb" Package | sed 's/^linux-image-//')

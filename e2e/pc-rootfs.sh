@@ -53,7 +53,9 @@ fi
 [ -n "$stock" ] || stock=linux-image-amd64
 
 pkgs="systemd,systemd-sysv,udev,dbus,iproute2,kmod,procps,initramfs-tools,systemd-boot,dosfstools,$stock"
-rm -rf "$dir" "$dir.tmp" "$stamp"
+. "$here/fs.sh"
+remove_tree "$dir" "$dir.tmp"
+rm -f "$stamp"
 echo "pc-rootfs.sh: mmdebstrap bookworm ($pkgs) from$srcs"
 start=$(date +%s)
 # shellcheck disable=SC2086  # the list of source files is split on purpose

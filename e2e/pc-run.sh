@@ -132,7 +132,8 @@ step install $(($(now) - t))
 t=$(now)
 "$here/pc-disk.sh" "$k/rootfs.d" "$rel" "$k/disk.img"
 step kfit_disk $(($(now) - t))
-rm -rf "$k/rootfs.d"
+. "$here/fs.sh"
+remove_tree "$k/rootfs.d"
 fail=0
 t=$(now)
 "$here/pc-boot.sh" "kfit" "$k/disk.img" "$k/boot" || fail=1
