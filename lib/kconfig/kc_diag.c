@@ -23,6 +23,8 @@ int kc_cur_lineno(kc_tree *t)
 
 int kc_lex_lineno(kc_tree *t)
 {
+	if (t->lx && !t->lx->f && t->lx->eof_file)
+		return t->lx->eof_lineno; /* conf's yylineno after the end */
 	return t->lx && t->lx->f ? t->lx->f->lineno : 0;
 }
 

@@ -428,17 +428,18 @@ static enum tok lex1(kc_tree *t)
 					lx->cur_file = lx->f->name;
 				return T_EOL;
 			}
-			/* 5.10 and 6.1 end their top file with a T_EOL too
-			 * (the next call finds its end again, after an EOL) */
-			if (t->eof_eol && lx->prev_token != T_EOL &&
-			    lx->prev_token != T_HELPTEXT)
-				return T_EOL;
 			/* conf's yylineno and file stay at the end of the
 			 * top file: statements reported "at the next token"
 			 * name that line */
 			lx->eof_file = f->name;
 			lx->eof_lineno = f->lineno;
 			kc_lex_close(t);
+			/* 5.10 and 6.1 close their top file with a T_EOL too
+			 * (zconf_endfile(), then "return T_EOL"; the next
+			 * call finds no file: the end of input) */
+			if (t->eof_eol && lx->prev_token != T_EOL &&
+			    lx->prev_token != T_HELPTEXT)
+				return T_EOL;
 			return T_EOF;
 		}
 		if (lx->state == ST_ASSIGN_VAL) {
@@ -608,8 +609,11 @@ repeat:
 			lx->cur_lineno = lx->f->lineno;
 			lx->cur_file = lx->f->name;
 		} else if (lx->eof_file) {
+			/* 5.10 and 6.1: current_pos.file is current_file,
+			 * none at the end ("<none>"); later cur_filename
+			 * stays */
 			lx->cur_lineno = lx->eof_lineno;
-			lx->cur_file = lx->eof_file;
+			lx->cur_file = t->yyerror_next_line ? NULL : lx->eof_file;
 		}
 	}
 	if (lx->prev_prev_token == T_EOL && lx->prev_token == T_WORD &&
@@ -673,8 +677,11 @@ char *kc_lex_help(kc_tree *t)
 			kf_strbuf_addch(&sb, '\n');
 			continue;
 		}
-		if (!nblank)
-			break; /* a line without indentation always ends help */
+		/* a line without indentation: only the first one can be
+		 * here (a newline before one ends the help), and it is help
+		 * text, as in the kernel's lexer ("[^ \t\n].*" with first_ts
+		 * 0): so are the lines after it, up to the next unindented
+		 * one */
 		last_ts = ts;
 		if (first_ts) {
 			if (ts < first_ts) {

@@ -124,9 +124,13 @@ static void syntax_error(kc_tree *t, const char *what)
 	accept(t, T_EOL);
 }
 
+/* Every statement ends with a T_EOL; a file without a final newline
+ * gets one from the lexer, except the top file from 6.12 on (kc_lex.c,
+ * eof_eol), where conf's parser sees the end of input instead: a syntax
+ * error. */
 static bool expect_eol(kc_tree *t)
 {
-	if (accept(t, T_EOL) || peek(t) == T_EOF)
+	if (accept(t, T_EOL))
 		return true;
 	syntax_error(t, "end of line");
 	return false;
@@ -291,6 +295,10 @@ static void parse_help(kc_tree *t)
 	 * next statement's, or the end of its file) */
 	const char *file = kc_cur_file(t);
 	int line = kc_lex_lineno(t);
+	/* 5.10 and 6.1: the help text's token names the current file,
+	 * none after the top file's end without a newline */
+	if (t->yyerror_next_line && !t->lx->f)
+		file = "<none>";
 	/* 7.x made both warnings errors */
 	bool err = t->parse_errors_7x;
 	if (e->help)
@@ -603,11 +611,20 @@ static bool parse_block_end(kc_tree *t, kc_menu *block, const char *want)
 				    want);
 			return true;
 		}
-		if (strcmp(block->file, kc_cur_file(t))) {
+		/* conf compares current_menu's file (after an unexpected
+		 * end it is not the block's) with the lexer's: 5.10 and 6.1
+		 * current_file (the includer's, or none, once a file ended
+		 * without a newline), later ones cur_filename (kc_lex.c) */
+		const char *now = !t->yyerror_next_line ? kc_cur_file(t)
+				  : t->lx->f		 ? t->lx->f->name
+							 : "";
+		const kc_menu *cm = t->current_menu;
+		const char *mfile = cm && cm->file ? cm->file : "";
+		if (strcmp(mfile, now)) {
 			kc_parse_error(t, 0, "'%s' in different file than '%s'", got,
 				    want);
-			kf_diag_add(t->diags, KF_NOTE, block->file, block->lineno,
-				    0, "location of the '%s'", want);
+			kf_diag_add(t->diags, KF_NOTE, *mfile ? mfile : "<none>",
+				    cm ? cm->lineno : 0, 0, "location of the '%s'", want);
 			return true;
 		}
 		menu_end_menu(t);
@@ -1023,12 +1040,13 @@ static void parse_stmt_list_body(kc_tree *t, int ctx)
 			char *p = take(t);
 			/* the EOL must be consumed before switching files,
 			 * but without reading the next token */
-			if (peek(t) != T_EOL && peek(t) != T_EOF) {
+			if (peek(t) != T_EOL) {
 				free(p);
 				syntax_error(t, "end of line");
 				break;
 			}
 			t->lx->look = T_NONE;
+			shifted(t);
 			kc_lex_source(t, k, p);
 			free(p);
 			break;
