@@ -245,8 +245,13 @@ other_groups_only() {
 		alt=${alt#^}
 		case $alt in
 		unit/* | cases/*) ;;
-		"compat/$1/"*) return 1 ;;
-		compat/*/*) ;;
+		compat/*/*)
+			# another script's name, written out: skip; a pattern or
+			# this script's name: run
+			alt=${alt#compat/}
+			alt=${alt%%/*}
+			[[ $alt =~ ^[A-Za-z0-9_-]+$ ]] && [ "$alt" != "$1" ] || return 1
+			;;
 		*) return 1 ;;
 		esac
 	done
