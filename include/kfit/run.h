@@ -13,6 +13,9 @@ typedef struct kf_run_opts {
 	const char *const *argv; /* program and arguments, NULL-terminated;
 				    argv[0] is looked up in PATH unless it
 				    has a '/' */
+	const char *path;        /* the program to run, NULL: argv[0] (popen
+				    runs /bin/sh with argv[0] "sh", which
+				    the shell's messages name) */
 	char *const *env;        /* the environment, NULL: this process's */
 	const char *cwd;         /* directory to run in, NULL: this one */
 	kf_strbuf *out;          /* standard output appended here, NULL:

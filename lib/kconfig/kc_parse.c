@@ -454,14 +454,15 @@ static void parse_config_options(kc_tree *t, bool in_choice_block)
 					syntax_error(t, "an expression");
 					break;
 				}
-				if (!expect_eol(t)) {
-					free(p);
-					break;
-				}
+				/* conf reduces prompt_stmt_opt (adding the
+				 * prompt, with its warnings) at the token
+				 * after it, before it checks for T_EOL */
 				menu_add_prompt(t, P_PROMPT,
 						kf_arena_strdup(t->arena, p), c,
 						FILE_LINE);
 				free(p);
+				if (!expect_eol(t))
+					break;
 			} else if (!expect_eol(t))
 				break;
 			menu_set_type(t, type);
@@ -764,7 +765,15 @@ static void parse_choice(kc_tree *t)
 				syntax_error(t, "an expression");
 				continue;
 			}
-			if (expect_eol(t))
+			/* V1's "bool PROMPT" is 'logic_type prompt_stmt_opt
+			 * T_EOL': the prompt is added before T_EOL is checked
+			 * (as for a config) */
+			bool early = k != T_PROMPT && t->sem == KC_SEM_V1;
+			if (early)
+				menu_add_prompt(t, P_PROMPT,
+						kf_arena_strdup(t->arena, p), c,
+						FILE_LINE);
+			if (expect_eol(t) && !early)
 				menu_add_prompt(t, P_PROMPT,
 						kf_arena_strdup(t->arena, p), c,
 						FILE_LINE);

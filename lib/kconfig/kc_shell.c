@@ -224,11 +224,14 @@ static enum shell_end run_sh(char *const *env, int timeout_ms, const char *cmd,
 {
 	char *tmpl = kf_xasprintf("/tmp/kfit-sh.%ld.XXXXXX", (long)getpid());
 	char *dir = mkdtemp(tmpl);
-	const char *argv[] = {"/bin/sh", "-c", cmd, NULL};
+	/* popen(): execl("/bin/sh", "sh", "-c", cmd): a failing command's
+	 * messages say "sh: 1: ..." */
+	const char *argv[] = {"sh", "-c", cmd, NULL};
 	bool timed_out = false;
 	*sig = 0;
 	kf_run_opts ro = {
 		.argv = argv,
+		.path = "/bin/sh",
 		.env = env,
 		.cwd = dir,
 		.out = out,

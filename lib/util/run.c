@@ -95,10 +95,11 @@ static void child(const kf_run_opts *o, int ofd, int efd, pid_t parent)
 	if (o->cwd && chdir(o->cwd) < 0)
 		_exit(127);
 	char *const *argv = (char *const *)o->argv;
+	const char *prog = o->path ? o->path : argv[0];
 	if (o->env)
-		execvpe(argv[0], argv, o->env);
+		execvpe(prog, argv, o->env);
 	else
-		execvp(argv[0], argv);
+		execvp(prog, argv);
 	_exit(127);
 }
 
