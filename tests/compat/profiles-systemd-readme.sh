@@ -2,11 +2,12 @@
 # profiles-systemd-readme.sh - the systemd-N profile agrees with systemd's
 # README for every version: tests/data/requirements holds the kernel part
 # of the README of each tag from v208 to v261 whose list changed, and of
-# v261, the newest tag (see SOURCES.md there).  systemd-N for every N from
-# 208 to 261 is checked against the newest copy not newer than N (the list
-# of every tag between two copies equals the older copy's: SOURCES.md
-# says how that was checked).  systemd 262 (Debian 14's) has no tag kfit
-# could read and is not checked.
+# v261, the newest tag kfit could read, and the README that Debian's
+# systemd 262 package ships (forky's 262-1; see SOURCES.md there).
+# systemd-N for every N from 208 to the newest copy (262) is checked
+# against the newest copy not newer than N (the list of every tag between
+# two copies equals the older copy's: SOURCES.md says how that was
+# checked).
 #
 # Extraction (readme_items below): the REQUIREMENTS text is read as
 # paragraphs; a line whose first word is CONFIG_X[=value] is an item, and
@@ -157,15 +158,18 @@ trap 'rm -rf "$W"' EXIT
 # README copies by version; each systemd-N is checked against the newest
 # copy not newer than N (copies exist only where the kernel list changed)
 declare -A copy=()
+newest=0
 for f in "$DATA"/systemd-README-v*.txt; do
 	[ -f "$f" ] || continue
 	v=${f##*-v}
-	copy[${v%%[!0-9]*}]=$f
+	v=${v%%[!0-9]*}
+	copy[$v]=$f
+	[ "$v" -gt "$newest" ] && newest=$v
 done
 n=0
 cur=""
 declare -A readme_of=()
-for v in $(seq 208 261); do
+for v in $(seq 208 "$newest"); do
 	[ -n "${copy[$v]:-}" ] && cur=${copy[$v]}
 	[ -n "$cur" ] || continue
 	n=$((n + 1))
