@@ -311,12 +311,15 @@ int cmd_conf(int argc, char **argv)
 		.version = version,
 		.conf_errors = true,
 		.plain_env = true,
+		.failed_out = &out,
 	};
 	t = kc_tree_load(&lo, &d);
 	if (t)
 		fputs(kc_tree_output(t), stdout);
 	if (!t) {
 		cli_ask_print_diags(&ask);
+		/* $(info,...) before the error, at conf's exit */
+		fputs(kf_strbuf_str(&out), stdout);
 		goto done;
 	}
 	const char *cfg = env_or("KCONFIG_CONFIG", ".config");

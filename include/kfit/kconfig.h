@@ -45,6 +45,9 @@ typedef struct kc_load_opts {
 				  ("invalid statement", ...) */
 	bool plain_env;        /* the environment as it is: nothing derived
 				  as the top Makefile would export it */
+	kf_strbuf *failed_out; /* when set and the load fails: what
+				  $(info,...) printed until then (conf
+				  prints it at its exit) */
 } kc_load_opts;
 
 /* Load and parse the tree's Kconfig.  NULL on a fatal error (in d). */

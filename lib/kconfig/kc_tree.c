@@ -621,6 +621,8 @@ kc_tree *kc_tree_load(const kc_load_opts *o, kf_diags *d)
 		return NULL;
 	const char *top = o->kconfig ? o->kconfig : "Kconfig";
 	if (kc_parse(t, top) < 0) {
+		if (o->failed_out)
+			kf_strbuf_addstr(o->failed_out, kf_strbuf_str(&t->out));
 		kc_tree_free(t);
 		return NULL;
 	}
@@ -651,6 +653,8 @@ kc_tree *kc_tree_load(const kc_load_opts *o, kf_diags *d)
 		}
 	}
 	if (errs) {
+		if (o->failed_out)
+			kf_strbuf_addstr(o->failed_out, kf_strbuf_str(&t->out));
 		kc_tree_free(t);
 		return NULL;
 	}
