@@ -194,10 +194,28 @@ static void log_sym(rs *R, kc_sym *s)
 	}
 }
 
+/* The answers logged from mark on changed: recalculate what reads them. */
+static void invalidate_since(rs *R, size_t mark)
+{
+	kc_sym *one[4] = {NULL};
+	size_t n = R->nlog - mark;
+	kc_sym **v = n <= 4 ? one : kf_xmalloc(n * sizeof(*v));
+	for (size_t i = 0; i < n; i++)
+		v[i] = R->log[mark + i].sym;
+	sym_invalidate(R->t, v, n);
+	if (v != one)
+		free(v);
+}
+
 static void rollback(rs *R, size_t mark)
 {
 	if (R->nlog == mark)
 		return;
+	kc_sym *one[4] = {NULL};
+	size_t nundo = R->nlog - mark;
+	kc_sym **undone = nundo <= 4 ? one : kf_xmalloc(nundo * sizeof(*undone));
+	for (size_t i = 0; i < nundo; i++)
+		undone[i] = R->log[mark + i].sym;
 	while (R->nlog > mark) {
 		undo *u = &R->log[--R->nlog];
 		u->sym->def[S_DEF_USER] = u->def;
@@ -212,7 +230,9 @@ static void rollback(rs *R, size_t mark)
 	/* drop explanations of undone changes */
 	while (R->nsets && R->sets[R->nsets - 1].logidx > mark)
 		R->nsets--;
-	sym_clear_all_valid(R->t);
+	sym_invalidate(R->t, undone, nundo);
+	if (undone != one)
+		free(undone);
 }
 
 static void record(rs *R, kc_sym *s)
@@ -237,6 +257,7 @@ static void record(rs *R, kc_sym *s)
 static void set_tri(rs *R, kc_sym *s, kc_tri v)
 {
 	kc_tree *t = R->t;
+	size_t mark = R->nlog;
 	log_sym(R, s);
 	s->def[S_DEF_USER].tri = v;
 	s->flags |= SYMBOL_DEF_USER;
@@ -262,11 +283,12 @@ static void set_tri(rs *R, kc_sym *s, kc_tri v)
 		choice_member_move_front(s->choice, s);
 	}
 	record(R, s);
-	sym_clear_all_valid(t);
+	invalidate_since(R, mark);
 }
 
 static void set_str(rs *R, kc_sym *s, const char *val)
 {
+	size_t mark = R->nlog;
 	log_sym(R, s);
 	const char *v = val;
 	if (s->type == S_HEX && (val[0] != '0' || (val[1] != 'x' && val[1] != 'X')))
@@ -274,7 +296,7 @@ static void set_str(rs *R, kc_sym *s, const char *val)
 	s->def[S_DEF_USER].val = kf_arena_strdup(R->t->arena, v);
 	s->flags |= SYMBOL_DEF_USER;
 	record(R, s);
-	sym_clear_all_valid(R->t);
+	invalidate_since(R, mark);
 }
 
 /* ---------------- failure reasons ---------------- */
@@ -1189,7 +1211,7 @@ static void restore_base(rs *R, const kf_base *b, kc_sym *s)
 	log_sym(R, s);
 	s->def[S_DEF_USER] = b->def[s->seq];
 	s->flags = (s->flags & ~SYMBOL_DEF_USER) | (b->flags[s->seq] & SYMBOL_DEF_USER);
-	sym_clear_all_valid(R->t);
+	sym_invalidate(R->t, &s, 1);
 }
 
 static void minimize(rs *R, const kf_base *b, const prof_req **held, size_t nheld)
@@ -1211,33 +1233,86 @@ static void minimize(rs *R, const kf_base *b, const prof_req **held, size_t nhel
 	/* 2: anything else that differs from the base and can be answered
 	 * back: defaults of symbols that became visible, choices whose
 	 * default moved, base answers that now apply */
+	kc_sym **ms = NULL;
+	size_t nms = 0, ams = 0;
+	for (kc_menu *m = menu_next(&t->rootmenu, &t->rootmenu); m;
+	     m = menu_next(m, &t->rootmenu)) {
+		kc_sym *s = m->sym;
+		if (!s || s->seq >= b->n || sym_is_choice(s) ||
+		    (s->type != S_BOOLEAN && s->type != S_TRISTATE))
+			continue;
+		KF_GROW(ms, nms + 1, ams);
+		ms[nms++] = s;
+	}
+	bool *cand = kf_xcalloc(nms ? nms : 1, sizeof(*cand));
+	kc_edits edits = {0};
 	for (int round = 0; round < 3; round++) {
 		bool changed = false;
-		for (kc_menu *m = menu_next(&t->rootmenu, &t->rootmenu); m;
-		     m = menu_next(m, &t->rootmenu)) {
-			kc_sym *s = m->sym;
-			if (!s || s->seq >= b->n || sym_is_choice(s) ||
-			    (s->type != S_BOOLEAN && s->type != S_TRISTATE))
-				continue;
-			const char *now = kf_sym_shown(t, s);
+		size_t known = 0; /* cand[] holds from here on */
+		for (size_t k = 0; k < nms; k++) {
+			kc_sym *s = ms[k];
 			const char *was = base_value(b, s);
-			if (same_value(s, now, was))
-				continue;
-			if (!sym_is_changeable(t, s) || find_pin(R, s))
+			/*
+			 * Which symbols are candidates is worked out for the
+			 * rest of the menu at once: a trial taken back leaves
+			 * every answer as it was, so they come out the same
+			 * after it, and recalculating what it invalidated for
+			 * each of them was most of the cost.  Answers the
+			 * calculation itself changes (choices, transitional
+			 * symbols) could differ between the two orders: those
+			 * are put back and the symbols asked one at a time.
+			 */
+			if (k >= known) {
+				t->edit_log = &edits;
+				edits.n = 0;
+				size_t j;
+				for (j = k; j < nms && !edits.n; j++) {
+					kc_sym *x = ms[j];
+					cand[j] = !same_value(x, kf_sym_shown(t, x), base_value(b, x)) &&
+						  sym_is_changeable(t, x) && !find_pin(R, x);
+				}
+				t->edit_log = NULL;
+				known = j;
+				if (edits.n) {
+					/* back as they were; only ms[k] is asked now */
+					kc_sym **v = kf_xmalloc(edits.n * sizeof(*v));
+					for (size_t e = edits.n; e-- > 0;) {
+						kc_sym *y = edits.v[e].sym;
+						y->def[S_DEF_USER] = edits.v[e].def;
+						y->flags = (y->flags & ~(SYMBOL_DEF_USER | SYMBOL_NEED_SET_CHOICE_VALUES)) |
+							   (edits.v[e].flags & (SYMBOL_DEF_USER | SYMBOL_NEED_SET_CHOICE_VALUES));
+						v[e] = y;
+					}
+					sym_invalidate(t, v, edits.n);
+					free(v);
+					cand[k] = !same_value(s, kf_sym_shown(t, s), was) &&
+						  sym_is_changeable(t, s) && !find_pin(R, s);
+					known = k + 1;
+				}
+			}
+			if (!cand[k])
 				continue;
 			kc_tri target = !was || !strcmp(was, "n") ? KC_NO
 					: !strcmp(was, "m")	 ? KC_MOD
 								 : KC_YES;
 			size_t mark = R->nlog;
+			unsigned long edits_before = t->calc_edits;
 			set_tri(R, s, target);
-			if (same_value(s, kf_sym_shown(t, s), was) && all_hold(R, held, nheld))
+			if (same_value(s, kf_sym_shown(t, s), was) && all_hold(R, held, nheld)) {
 				changed = true;
-			else
+				known = k + 1;
+			} else {
 				rollback(R, mark);
+				if (t->calc_edits != edits_before)
+					known = k + 1;
+			}
 		}
 		if (!changed)
 			break;
 	}
+	free(edits.v);
+	free(cand);
+	free(ms);
 }
 
 /* The held requirement that asks for s itself (one of its alternatives,

@@ -154,6 +154,19 @@ struct kc_prop {
 #define MENU_CHANGED 0x0001
 #define MENU_ROOT 0x0002
 
+/* An answer as it was before the calculation changed it. */
+typedef struct kc_edit {
+	kc_sym *sym;             /* symbol */
+	kc_value def;            /* its user value */
+	unsigned flags;          /* its flags */
+} kc_edit;
+
+/* Answers the calculation changed, oldest first. */
+typedef struct kc_edits {
+	kc_edit *v;              /* records */
+	size_t n, a;             /* count, capacity */
+} kc_edits;
+
 struct kc_menu {
 	kc_menu *next;        /* next node at the same level */
 	kc_menu *parent;      /* enclosing node */
@@ -218,6 +231,18 @@ struct kc_tree {
 	unsigned gen;            /* value generation: sym_clear_all_valid()
 				    bumps it instead of touching every symbol */
 	kc_expr *expr_free;      /* recycled expression nodes */
+	/* dependents index (sym_invalidate), built on first use */
+	unsigned rdep_nsyms;     /* symbols it covers (seq below), 0: none */
+	unsigned *rdep_start;    /* by seq: first of its dependents in rdep,
+				    rdep_nsyms + 1 entries */
+	kc_sym **rdep;           /* symbols whose value can read a symbol */
+	unsigned *rdep_mark;     /* by seq: last pass that invalidated it */
+	unsigned char *rdep_group; /* by seq: in a choice's group (a choice
+				    or a member): read without being valid */
+	unsigned rdep_pass;      /* invalidation passes made */
+	unsigned long calc_edits; /* answers the calculation itself changed
+				    (choices, transitional symbols) */
+	struct kc_edits *edit_log; /* where to keep what those were, or NULL */
 	/* preprocessor */
 	kc_var *vars;            /* variables */
 	kc_env *envs;            /* environment variables referenced */
@@ -375,6 +400,8 @@ bool sym_set_tristate_value(kc_tree *t, kc_sym *sym, kc_tri val);
 bool sym_set_string_value(kc_tree *t, kc_sym *sym, const char *newval);
 bool sym_is_changeable(kc_tree *t, kc_sym *sym);
 void sym_clear_all_valid(kc_tree *t);
+void sym_invalidate(kc_tree *t, kc_sym *const *syms, size_t n);
+void sym_rdep_free(kc_tree *t);
 void sym_set_changed(kc_tree *t, kc_sym *sym);
 kc_prop *sym_get_choice_prop(kc_sym *sym);
 kc_prop *sym_get_range_prop(kc_tree *t, kc_sym *sym);

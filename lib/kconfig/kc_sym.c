@@ -309,6 +309,18 @@ void sym_calc_visibility(kc_tree *t, kc_sym *sym)
 	calc_dep_value(t, sym, &sym->implied, KC_NO);
 }
 
+/* The calculation is about to change sym's answer (or the flags that
+ * say it has one): count it, and keep what it was while asked to. */
+static void calc_edit(kc_tree *t, kc_sym *sym)
+{
+	t->calc_edits++;
+	if (!t->edit_log)
+		return;
+	kc_edits *l = t->edit_log;
+	KF_GROW(l->v, l->n + 1, l->a);
+	l->v[l->n++] = (kc_edit){sym, sym->def[S_DEF_USER], sym->flags};
+}
+
 /* V1: default symbol of a choice (defaults first, then first visible). */
 kc_sym *sym_choice_default_v1(kc_tree *t, kc_sym *sym)
 {
@@ -346,6 +358,8 @@ static kc_sym *sym_calc_choice_v1(kc_tree *t, kc_sym *sym)
 		if (def_sym->visible != KC_NO)
 			flags &= def_sym->flags;
 	}
+	if (sym->flags & ~(flags | ~SYMBOL_DEF_USER))
+		calc_edit(t, sym);
 	sym->flags &= flags | ~SYMBOL_DEF_USER;
 
 	def_sym = sym->def[S_DEF_USER].val;
@@ -499,9 +513,12 @@ void set_all_choice_values(kc_tree *t, kc_sym *csym)
 	kc_expr *e;
 	kc_sym *sym;
 
+	calc_edit(t, csym);
 	for (e = prop->expr; e && (sym = e->right.sym); e = e->left.expr)
-		if (!sym_has_value(sym))
+		if (!sym_has_value(sym)) {
+			calc_edit(t, sym);
 			sym->def[S_DEF_USER].tri = KC_NO;
+		}
 	csym->flags |= SYMBOL_DEF_USER;
 	csym->flags &= ~(SYMBOL_VALID | SYMBOL_NEED_SET_CHOICE_VALUES);
 }
@@ -520,6 +537,7 @@ void sym_calc_value(kc_tree *t, kc_sym *sym)
 
 	if (!v2 && sym_is_choice_value_v1(sym) &&
 	    (sym->flags & SYMBOL_NEED_SET_CHOICE_VALUES)) {
+		calc_edit(t, sym);
 		sym->flags &= ~SYMBOL_NEED_SET_CHOICE_VALUES;
 		prop = sym_get_choice_prop(sym);
 		sym_calc_value(t, prop_get_symbol(prop));
@@ -632,6 +650,7 @@ calc_newval:
 	if (prop && !sym_has_value(sym) && t->has_transitional) {
 		kc_sym *ds = prop_get_symbol(prop);
 		if (ds && (ds->flags & SYMBOL_TRANS) && sym_has_value(ds)) {
+			calc_edit(t, sym);
 			sym->def[S_DEF_USER] = newval;
 			sym->flags |= SYMBOL_DEF_USER;
 		}
@@ -680,6 +699,227 @@ void sym_clear_all_valid(kc_tree *t)
 	t->gen++;
 	t->conf_changed = true;
 	sym_calc_value(t, t->modules_sym);
+}
+
+/*
+ * Precise invalidation.  A symbol's value is a function of the answers
+ * (user values) of the symbols its calculation reads: those in the
+ * expressions of its properties and dependencies, and, for a choice, the
+ * whole group of the choice and its members (which read one another's
+ * visibility and order).  So when answers change, only the symbols that
+ * can read them, transitively, need recalculating: the rest would come
+ * out the same.  The index below lists, for each symbol, the symbols that
+ * can read it (a superset: every symbol an expression names, whichever
+ * branch is taken).  The value of "modules" is read by every tristate's
+ * type: a change of it invalidates everything, as sym_clear_all_valid().
+ */
+
+/* Dependents followed by one sym_invalidate() before it gives up and
+ * invalidates everything. */
+#ifndef RDEP_BUDGET
+#define RDEP_BUDGET 2000
+#endif
+
+/* Dependency pairs: to reads from. */
+struct rdep_pairs {
+	unsigned *from, *to;  /* seqs */
+	size_t n, a;          /* count, capacity */
+	size_t af;            /* capacity of from */
+};
+
+static void rdep_add(kc_tree *t, struct rdep_pairs *p, kc_sym *from, kc_sym *to)
+{
+	if (!from || !to || from == to || (from->flags & SYMBOL_CONST) ||
+	    from->seq >= t->rdep_nsyms || to->seq >= t->rdep_nsyms)
+		return;
+	KF_GROW(p->from, p->n + 1, p->af);
+	KF_GROW(p->to, p->n + 1, p->a);
+	p->from[p->n] = from->seq;
+	p->to[p->n] = to->seq;
+	p->n++;
+}
+
+static void rdep_add_expr(kc_tree *t, struct rdep_pairs *p, kc_expr *e, kc_sym *to)
+{
+	while (e) {
+		switch (e->type) {
+		case E_OR:
+		case E_AND:
+			rdep_add_expr(t, p, e->right.expr, to);
+			e = e->left.expr;
+			continue;
+		case E_NOT:
+			e = e->left.expr;
+			continue;
+		case E_LIST:
+			rdep_add(t, p, e->right.sym, to);
+			e = e->left.expr;
+			continue;
+		case E_SYMBOL:
+			rdep_add(t, p, e->left.sym, to);
+			return;
+		case E_EQUAL:
+		case E_UNEQUAL:
+		case E_LTH:
+		case E_LEQ:
+		case E_GTH:
+		case E_GEQ:
+		case E_RANGE:
+			rdep_add(t, p, e->left.sym, to);
+			rdep_add(t, p, e->right.sym, to);
+			return;
+		default:
+			return;
+		}
+	}
+}
+
+/* Both ways between a choice and a member: they read each other. */
+static void rdep_add_group(kc_tree *t, struct rdep_pairs *p, kc_sym *c, kc_sym *m)
+{
+	rdep_add(t, p, c, m);
+	rdep_add(t, p, m, c);
+	if (c && c->seq < t->rdep_nsyms)
+		t->rdep_group[c->seq] = 1;
+	if (m && m->seq < t->rdep_nsyms)
+		t->rdep_group[m->seq] = 1;
+}
+
+static void rdep_build(kc_tree *t)
+{
+	unsigned n = t->nsyms, i;
+	kc_sym *s;
+	kc_prop *prop;
+	struct rdep_pairs p = {0};
+
+	t->rdep_nsyms = n;
+	t->rdep_group = kf_xcalloc(n ? n : 1, 1);
+	for_all_symbols(t, i, s)
+	{
+		if (s->flags & SYMBOL_CONST)
+			continue;
+		if (s->seq < n && (sym_is_choice(s) || sym_is_choice_value_v1(s) || s->choice))
+			t->rdep_group[s->seq] = 1;
+		for (prop = s->prop; prop; prop = prop->next) {
+			rdep_add_expr(t, &p, prop->expr, s);
+			rdep_add_expr(t, &p, prop->visible.expr, s);
+		}
+		rdep_add_expr(t, &p, s->dir_dep.expr, s);
+		rdep_add_expr(t, &p, s->rev_dep.expr, s);
+		rdep_add_expr(t, &p, s->implied.expr, s);
+		if (s->choice) {
+			rdep_add_group(t, &p, s->choice->sym, s);
+			for (size_t k = 0; k < s->choice->nmembers; k++)
+				rdep_add_group(t, &p, s->choice->sym, s->choice->members[k]);
+		}
+	}
+	for (kc_menu *m = menu_next(&t->rootmenu, &t->rootmenu); m;
+	     m = menu_next(m, &t->rootmenu)) {
+		if (!m->sym || !sym_is_choice(m->sym))
+			continue;
+		for (kc_menu *c = menu_next(m, m); c; c = menu_next(c, m))
+			rdep_add_group(t, &p, m->sym, c->sym);
+		for (size_t k = 0; k < m->nmembers; k++)
+			rdep_add_group(t, &p, m->sym, m->members[k]);
+	}
+
+	/* compressed rows: the dependents of seq k are
+	 * rdep[rdep_start[k] .. rdep_start[k + 1]) */
+	kc_sym **by_seq = kf_xcalloc(n ? n : 1, sizeof(*by_seq));
+	for_all_symbols(t, i, s) if (s->seq < n) by_seq[s->seq] = s;
+	t->rdep_start = kf_xcalloc((size_t)n + 1, sizeof(unsigned));
+	for (size_t k = 0; k < p.n; k++)
+		t->rdep_start[p.from[k] + 1]++;
+	for (unsigned k = 0; k < n; k++)
+		t->rdep_start[k + 1] += t->rdep_start[k];
+	unsigned *fill = kf_xmalloc(((size_t)n + 1) * sizeof(unsigned));
+	memcpy(fill, t->rdep_start, ((size_t)n + 1) * sizeof(unsigned));
+	t->rdep = kf_xmalloc((p.n ? p.n : 1) * sizeof(kc_sym *));
+	for (size_t k = 0; k < p.n; k++)
+		t->rdep[fill[p.from[k]]++] = by_seq[p.to[k]];
+	t->rdep_mark = kf_xcalloc(n ? n : 1, sizeof(unsigned));
+	t->rdep_pass = 0;
+	free(fill);
+	free(by_seq);
+	free(p.from);
+	free(p.to);
+}
+
+void sym_rdep_free(kc_tree *t)
+{
+	free(t->rdep_start);
+	free(t->rdep);
+	free(t->rdep_mark);
+	free(t->rdep_group);
+	t->rdep_group = NULL;
+	t->rdep_start = t->rdep_mark = NULL;
+	t->rdep = NULL;
+	t->rdep_nsyms = 0;
+}
+
+/*
+ * The answers of syms changed: recalculate, when asked, exactly what
+ * sym_clear_all_valid() would have made recalculate with a different
+ * result, and nothing else.
+ */
+void sym_invalidate(kc_tree *t, kc_sym *const *syms, size_t n)
+{
+	if (!t->rdep_start && t->nsyms)
+		rdep_build(t);
+	for (size_t k = 0; k < n; k++)
+		if (!syms[k] || syms[k]->seq >= t->rdep_nsyms) {
+			sym_clear_all_valid(t);
+			return;
+		}
+	if (++t->rdep_pass == 0) {
+		memset(t->rdep_mark, 0, t->rdep_nsyms * sizeof(unsigned));
+		t->rdep_pass = 1;
+	}
+	kc_sym **stack = NULL;
+	size_t nstack = 0, astack = 0;
+	for (size_t k = 0; k < n; k++) {
+		kc_sym *s = syms[k];
+		if (t->rdep_mark[s->seq] == t->rdep_pass)
+			continue;
+		t->rdep_mark[s->seq] = t->rdep_pass;
+		KF_GROW(stack, nstack + 1, astack);
+		stack[nstack++] = s;
+	}
+	size_t edges = 0;
+	while (nstack) {
+		kc_sym *s = stack[--nstack];
+		s->flags &= ~SYMBOL_VALID;
+		/* a symbol that much reads (NET, PCI...): recalculating
+		 * what is asked for costs less than following it all */
+		edges += t->rdep_start[s->seq + 1] - t->rdep_start[s->seq];
+		if (edges > RDEP_BUDGET) {
+			free(stack);
+			sym_clear_all_valid(t);
+			return;
+		}
+		for (unsigned r = t->rdep_start[s->seq]; r < t->rdep_start[s->seq + 1]; r++) {
+			kc_sym *d = t->rdep[r];
+			if (t->rdep_mark[d->seq] == t->rdep_pass)
+				continue;
+			t->rdep_mark[d->seq] = t->rdep_pass;
+			/* already invalid: what read it was invalidated
+			 * with it, or has been recalculated since without
+			 * reading it; a choice's group is read without
+			 * being made valid, so it is always followed */
+			if (!sym_is_valid(t, d) && !t->rdep_group[d->seq])
+				continue;
+			KF_GROW(stack, nstack + 1, astack);
+			stack[nstack++] = d;
+		}
+	}
+	free(stack);
+	t->conf_changed = true;
+	/* as sym_clear_all_valid(): "modules" first; if its value moved,
+	 * every tristate's type did */
+	kc_tri was = t->modules_val;
+	sym_calc_value(t, t->modules_sym);
+	if (t->modules_val != was)
+		sym_clear_all_valid(t);
 }
 
 bool sym_tristate_within_range(kc_tree *t, kc_sym *sym, kc_tri val)

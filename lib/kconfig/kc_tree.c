@@ -670,6 +670,7 @@ void kc_tree_free(kc_tree *t)
 	if (!t)
 		return;
 	kf_strbuf_release(&t->out);
+	sym_rdep_free(t);
 	kc_prefetch_free(t->pf);
 	kf_strmap_release(&t->bin_seen);
 	for (size_t i = 0; i < t->nbin_id; i++)
