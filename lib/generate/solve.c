@@ -1110,15 +1110,29 @@ void kf_base_restore(kc_tree *t, const kf_base *b)
 {
 	unsigned i;
 	kc_sym *s;
+	kc_sym **moved = NULL;
+	size_t nmoved = 0, amoved = 0;
 	for_all_symbols(t, i, s)
 	{
 		if (s->seq >= b->n)
 			continue;
+		unsigned flags = (s->flags & ~SYMBOL_DEF_USER) |
+				 (b->flags[s->seq] & SYMBOL_DEF_USER);
+		if (flags != s->flags ||
+		    memcmp(&s->def[S_DEF_USER], &b->def[s->seq], sizeof(kc_value))) {
+			KF_GROW(moved, nmoved + 1, amoved);
+			moved[nmoved++] = s;
+		}
 		s->def[S_DEF_USER] = b->def[s->seq];
-		s->flags = (s->flags & ~SYMBOL_DEF_USER) |
-			   (b->flags[s->seq] & SYMBOL_DEF_USER);
+		s->flags = flags;
 	}
-	sym_clear_all_valid(t);
+	/* recalculating "modules" could warn (to the caller's diagnostics,
+	 * as after any sym_clear_all_valid) when something selects it */
+	if (t->modules_sym && t->modules_sym->rev_dep.expr)
+		sym_clear_all_valid(t);
+	else
+		sym_invalidate(t, moved, nmoved);
+	free(moved);
 }
 
 void kf_base_free(kf_base *b)
@@ -1487,13 +1501,30 @@ int kf_generate(const kf_gen_opts *o, const kf_base *base, kf_gen_result *res,
 	/* the result's own warnings, once, as conf prints them; the
 	 * values computed here serve the counts and explanations below,
 	 * which change nothing */
-	t->diags = saved_diags;
-	kf_diags_release(&scratch);
-	sym_clear_all_valid(t);
 	{
 		unsigned i;
 		kc_sym *s;
+		/* what the search left invalid; then, if any symbol could
+		 * warn, everything again, fresh, with the warnings kept:
+		 * without a warning the values are the same either way */
 		for_all_symbols(t, i, s) sym_calc_value(t, s);
+		bool warns = false;
+		for_all_symbols(t, i, s)
+		{
+			if ((s->type == S_BOOLEAN || s->type == S_TRISTATE) &&
+			    s->dir_dep.tri < s->rev_dep.tri) {
+				warns = true;
+				break;
+			}
+		}
+		t->diags = saved_diags;
+		kf_diags_release(&scratch);
+		if (warns) {
+			sym_clear_all_valid(t);
+			for_all_symbols(t, i, s) sym_calc_value(t, s);
+		} else {
+			t->conf_changed = true;
+		}
 	}
 
 	/* counts; a recommendation that gives way to another profile's
