@@ -43,6 +43,7 @@ typedef struct undo {
 	unsigned flags;    /* its previous flags */
 	kc_menu *choice;   /* V2: choice whose member order was saved */
 	kc_sym **members;  /* V2: saved member order (malloc'd) */
+	unsigned long edits; /* the tree's calc_edits then */
 } undo;
 
 /* A requirement's hold on one symbol. */
@@ -184,6 +185,8 @@ static void log_sym(rs *R, kc_sym *s)
 	undo *u = &R->log[R->nlog++];
 	memset(u, 0, sizeof(*u));
 	u->sym = s;
+	u->edits = R->t->calc_edits;
+	R->t->jtag = R->nlog;
 	u->def = s->def[S_DEF_USER];
 	u->flags = s->flags;
 	if (R->t->sem == KC_SEM_V2 && s->choice) {
@@ -192,6 +195,14 @@ static void log_sym(rs *R, kc_sym *s)
 		memcpy(u->members, s->choice->members,
 		       s->choice->nmembers * sizeof(kc_sym *));
 	}
+}
+
+/* At the top of the search no trial can be taken back past here: the
+ * journal's entries so far are no longer needed. */
+static void journal_reset(rs *R)
+{
+	if (R->t->journal)
+		R->t->journal->n = R->t->journal->ntris = 0;
 }
 
 /* The answers logged from mark on changed: recalculate what reads them. */
@@ -216,6 +227,11 @@ static void rollback(rs *R, size_t mark)
 	kc_sym **undone = nundo <= 4 ? one : kf_xmalloc(nundo * sizeof(*undone));
 	for (size_t i = 0; i < nundo; i++)
 		undone[i] = R->log[mark + i].sym;
+	/* nothing but the answers moved: the calculated state goes back as
+	 * it was; if the calculation changed answers itself (choices,
+	 * transitional symbols), those stay, as they always did, and what
+	 * they reach is recalculated */
+	bool put_back = R->t->journal && R->log[mark].edits == R->t->calc_edits;
 	while (R->nlog > mark) {
 		undo *u = &R->log[--R->nlog];
 		u->sym->def[S_DEF_USER] = u->def;
@@ -230,7 +246,14 @@ static void rollback(rs *R, size_t mark)
 	/* drop explanations of undone changes */
 	while (R->nsets && R->sets[R->nsets - 1].logidx > mark)
 		R->nsets--;
-	sym_invalidate(R->t, undone, nundo);
+	R->t->jtag = R->nlog;
+	if (put_back) {
+		kc_journal_undo(R->t, mark);
+	} else {
+		if (R->t->journal)
+			kc_journal_drop(R->t, mark);
+		sym_invalidate(R->t, undone, nundo);
+	}
 	if (undone != one)
 		free(undone);
 }
@@ -1240,6 +1263,7 @@ static void minimize(rs *R, const kf_base *b, const prof_req **held, size_t nhel
 		    (s->flags & SYMBOL_DEF_USER) == (b->flags[s->seq] & SYMBOL_DEF_USER))
 			continue;
 		size_t mark = R->nlog;
+		journal_reset(R);
 		restore_base(R, b, s);
 		if (!all_hold(R, held, nheld))
 			rollback(R, mark);
@@ -1310,6 +1334,7 @@ static void minimize(rs *R, const kf_base *b, const prof_req **held, size_t nhel
 					: !strcmp(was, "m")	 ? KC_MOD
 								 : KC_YES;
 			size_t mark = R->nlog;
+			journal_reset(R);
 			unsigned long edits_before = t->calc_edits;
 			set_tri(R, s, target);
 			if (same_value(s, kf_sym_shown(t, s), was) && all_hold(R, held, nheld)) {
@@ -1398,6 +1423,9 @@ int kf_generate(const kf_gen_opts *o, const kf_base *base, kf_gen_result *res,
 	const prof_req **held = kf_xcalloc(set->n + 1, sizeof(*held));
 	size_t nheld = 0;
 	size_t aunmet = 0, askip = 0;
+	kc_journal journal = {0};
+	t->journal = &journal;
+	t->jtag = R.nlog;
 
 	/* requires, then recommends, then requires again: a second round
 	 * picks up requirements whose if-symbol became true, the last pass
@@ -1424,6 +1452,7 @@ int kf_generate(const kf_gen_opts *o, const kf_base *base, kf_gen_result *res,
 				if (failed_before)
 					continue;
 				size_t mark = R.nlog;
+				journal_reset(&R);
 				R.steps = 0;
 				bool ok = apply_req(&R, r);
 				/* nothing answered: nothing held before can break */
@@ -1482,6 +1511,7 @@ int kf_generate(const kf_gen_opts *o, const kf_base *base, kf_gen_result *res,
 				continue;
 			char *keep = kf_xstrdup(now ? now : "n");
 			size_t mark = R.nlog;
+			journal_reset(&R);
 			set_tri(&R, s, !was || !strcmp(was, "n") ? KC_NO
 				      : !strcmp(was, "m")	 ? KC_MOD
 								 : KC_YES);
@@ -1497,6 +1527,10 @@ int kf_generate(const kf_gen_opts *o, const kf_base *base, kf_gen_result *res,
 			free(keep);
 		}
 	}
+
+	t->journal = NULL;
+	free(journal.v);
+	free(journal.tris);
 
 	/* the result's own warnings, once, as conf prints them; the
 	 * values computed here serve the counts and explanations below,

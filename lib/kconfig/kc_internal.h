@@ -125,6 +125,8 @@ struct kc_sym {
 	kc_menu *choice;         /* V2: the choice whose member list holds us */
 	unsigned seq;            /* creation order, for stable sorting */
 	unsigned gen;            /* value generation curr was computed in */
+	size_t jtag;             /* journal tag of its last journal entry */
+	size_t jidx;             /* index of that entry */
 };
 
 enum kc_prop_type {
@@ -166,6 +168,34 @@ typedef struct kc_edits {
 	kc_edit *v;              /* records */
 	size_t n, a;             /* count, capacity */
 } kc_edits;
+
+/* A symbol's calculated state (not its answer) before the calculation
+ * changed it, or (sym NULL) the tree's generation and "modules" value. */
+typedef struct kc_jentry {
+	kc_sym *sym;             /* symbol, or NULL */
+	size_t tag;              /* journal tag when recorded */
+	kc_value curr;           /* curr */
+	unsigned flags;          /* flags (answer bits are not put back) */
+	unsigned gen;            /* gen, or the tree's gen */
+	kc_tri visible;          /* visible, or the tree's modules_val */
+	kc_tri dir, rev, impl;   /* dir_dep, rev_dep, implied values */
+	size_t tri;              /* its properties' visible.tri: in tris */
+	unsigned ntri;           /* how many */
+} kc_jentry;
+
+/* What sym_calc_value() and invalidation changed since tags (marks) of a
+ * search: kc_journal_undo() puts back everything after a mark, so that a
+ * trial taken back costs no recalculation. */
+typedef struct kc_journal {
+	kc_jentry *v;            /* entries, tags non-decreasing */
+	size_t n, a;             /* count, capacity */
+	kc_tri *tris;            /* properties' visible.tri */
+	size_t ntris, atris;     /* count, capacity */
+} kc_journal;
+
+void sym_journal(kc_tree *t, kc_sym *sym);
+void kc_journal_undo(kc_tree *t, size_t mark);
+void kc_journal_drop(kc_tree *t, size_t mark);
 
 struct kc_menu {
 	kc_menu *next;        /* next node at the same level */
@@ -243,6 +273,9 @@ struct kc_tree {
 	unsigned long calc_edits; /* answers the calculation itself changed
 				    (choices, transitional symbols) */
 	struct kc_edits *edit_log; /* where to keep what those were, or NULL */
+	struct kc_journal *journal; /* calculated state to put back, or NULL */
+	size_t jtag;             /* tag of what is journaled now (the
+				    search's undo log length) */
 	/* preprocessor */
 	kc_var *vars;            /* variables */
 	kc_env *envs;            /* environment variables referenced */

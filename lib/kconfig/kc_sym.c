@@ -172,6 +172,7 @@ kc_menu *sym_get_choice_menu(kc_tree *t, kc_sym *sym)
 static kc_prop *sym_get_default_prop(kc_tree *t, kc_sym *sym)
 {
 	kc_prop *prop;
+	sym_journal(t, sym);
 	for_all_defaults(sym, prop)
 	{
 		prop->visible.tri = expr_calc_value(t, prop->visible.expr);
@@ -184,6 +185,7 @@ static kc_prop *sym_get_default_prop(kc_tree *t, kc_sym *sym)
 kc_prop *sym_get_range_prop(kc_tree *t, kc_sym *sym)
 {
 	kc_prop *prop;
+	sym_journal(t, sym);
 	for_all_properties(sym, prop, P_RANGE)
 	{
 		prop->visible.tri = expr_calc_value(t, prop->visible.expr);
@@ -274,6 +276,7 @@ void sym_calc_visibility(kc_tree *t, kc_sym *sym)
 	kc_sym *choice_sym = NULL;
 	kc_tri tri;
 
+	sym_journal(t, sym);
 	/* 6.18+: transitional symbols are always "visible" (read from a
 	 * .config as user values) and never written */
 	if (sym->flags & SYMBOL_TRANS) {
@@ -307,6 +310,87 @@ void sym_calc_visibility(kc_tree *t, kc_sym *sym)
 	calc_dep_value(t, sym, &sym->dir_dep, KC_YES);
 	calc_dep_value(t, sym, &sym->rev_dep, KC_NO);
 	calc_dep_value(t, sym, &sym->implied, KC_NO);
+}
+
+/* ---------------- journal ---------------- */
+
+void sym_journal(kc_tree *t, kc_sym *sym)
+{
+	kc_journal *j = t->journal;
+	if (!j || !sym || (sym->flags & SYMBOL_CONST))
+		return;
+	if (sym->jtag == t->jtag && sym->jidx < j->n && j->v[sym->jidx].sym == sym &&
+	    j->v[sym->jidx].tag == t->jtag)
+		return; /* kept already since the last mark */
+	KF_GROW(j->v, j->n + 1, j->a);
+	kc_jentry *e = &j->v[j->n];
+	e->sym = sym;
+	e->tag = t->jtag;
+	e->curr = sym->curr;
+	e->flags = sym->flags;
+	e->gen = sym->gen;
+	e->visible = sym->visible;
+	e->dir = sym->dir_dep.tri;
+	e->rev = sym->rev_dep.tri;
+	e->impl = sym->implied.tri;
+	e->tri = j->ntris;
+	e->ntri = 0;
+	for (kc_prop *p = sym->prop; p; p = p->next) {
+		KF_GROW(j->tris, j->ntris + 1, j->atris);
+		j->tris[j->ntris++] = p->visible.tri;
+		e->ntri++;
+	}
+	sym->jtag = t->jtag;
+	sym->jidx = j->n++;
+}
+
+/* The tree's generation and "modules" value are about to change. */
+static void tree_journal(kc_tree *t)
+{
+	kc_journal *j = t->journal;
+	if (!j)
+		return;
+	KF_GROW(j->v, j->n + 1, j->a);
+	kc_jentry *e = &j->v[j->n++];
+	memset(e, 0, sizeof(*e));
+	e->tag = t->jtag;
+	e->gen = t->gen;
+	e->visible = t->modules_val;
+	e->tri = j->ntris;
+}
+
+#define ANSWER_FLAGS (SYMBOL_DEF_USER | SYMBOL_NEED_SET_CHOICE_VALUES)
+
+void kc_journal_undo(kc_tree *t, size_t mark)
+{
+	kc_journal *j = t->journal;
+	while (j->n && j->v[j->n - 1].tag > mark) {
+		kc_jentry *e = &j->v[--j->n];
+		kc_sym *s = e->sym;
+		if (!s) {
+			t->gen = e->gen;
+			t->modules_val = e->visible;
+		} else {
+			s->curr = e->curr;
+			s->flags = (e->flags & ~ANSWER_FLAGS) | (s->flags & ANSWER_FLAGS);
+			s->gen = e->gen;
+			s->visible = e->visible;
+			s->dir_dep.tri = e->dir;
+			s->rev_dep.tri = e->rev;
+			s->implied.tri = e->impl;
+			size_t k = e->tri;
+			for (kc_prop *p = s->prop; p && k < e->tri + e->ntri; p = p->next)
+				p->visible.tri = j->tris[k++];
+		}
+		j->ntris = e->tri;
+	}
+}
+
+void kc_journal_drop(kc_tree *t, size_t mark)
+{
+	kc_journal *j = t->journal;
+	while (j->n && j->v[j->n - 1].tag > mark)
+		j->ntris = j->v[--j->n].tri;
 }
 
 /* The calculation is about to change sym's answer (or the flags that
@@ -424,6 +508,13 @@ kc_sym *sym_calc_choice_v2(kc_tree *t, kc_menu *choice)
 	kc_sym *sym;
 	kc_menu *menu;
 
+	if (t->journal) {
+		sym_journal(t, choice->sym);
+		for (size_t i = 0; i < choice->nmembers; i++)
+			sym_journal(t, choice->members[i]);
+		for (menu = menu_next(choice, choice); menu; menu = menu_next(menu, choice))
+			sym_journal(t, menu->sym);
+	}
 	for (size_t i = 0; i < choice->nmembers; i++) {
 		sym = choice->members[i];
 		sym_calc_visibility(t, sym);
@@ -513,6 +604,7 @@ void set_all_choice_values(kc_tree *t, kc_sym *csym)
 	kc_expr *e;
 	kc_sym *sym;
 
+	sym_journal(t, csym);
 	calc_edit(t, csym);
 	for (e = prop->expr; e && (sym = e->right.sym); e = e->left.expr)
 		if (!sym_has_value(sym)) {
@@ -534,6 +626,16 @@ void sym_calc_value(kc_tree *t, kc_sym *sym)
 		return;
 	if (sym_is_valid(t, sym))
 		return;
+	if (t->journal) {
+		sym_journal(t, sym);
+		/* a choice sets its members' flags */
+		if (!v2 && sym_is_choice(sym)) {
+			kc_sym *m;
+			for (e = sym_get_choice_prop(sym)->expr; e && (m = e->right.sym);
+			     e = e->left.expr)
+				sym_journal(t, m);
+		}
+	}
 
 	if (!v2 && sym_is_choice_value_v1(sym) &&
 	    (sym->flags & SYMBOL_NEED_SET_CHOICE_VALUES)) {
@@ -664,6 +766,7 @@ calc_newval:
 	if (memcmp(&oldval, &sym->curr, sizeof(oldval))) {
 		sym_set_changed(t, sym);
 		if (t->modules_sym == sym) {
+			tree_journal(t);
 			sym_set_all_changed(t);
 			t->modules_val = t->modules_sym->curr.tri;
 		}
@@ -696,6 +799,7 @@ calc_newval:
 void sym_clear_all_valid(kc_tree *t)
 {
 	/* every symbol's SYMBOL_VALID now belongs to an old generation */
+	tree_journal(t);
 	t->gen++;
 	t->conf_changed = true;
 	sym_calc_value(t, t->modules_sym);
@@ -717,7 +821,7 @@ void sym_clear_all_valid(kc_tree *t)
 /* Dependents followed by one sym_invalidate() before it gives up and
  * invalidates everything. */
 #ifndef RDEP_BUDGET
-#define RDEP_BUDGET 2000
+#define RDEP_BUDGET 1000
 #endif
 
 /* Dependency pairs: to reads from. */
@@ -888,6 +992,7 @@ void sym_invalidate(kc_tree *t, kc_sym *const *syms, size_t n)
 	size_t edges = 0;
 	while (nstack) {
 		kc_sym *s = stack[--nstack];
+		sym_journal(t, s);
 		s->flags &= ~SYMBOL_VALID;
 		/* a symbol that much reads (NET, PCI...): recalculating
 		 * what is asked for costs less than following it all */
