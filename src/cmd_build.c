@@ -8,6 +8,7 @@
 
 #include "kfit/build.h"
 #include "kfit/dotconfig.h"
+#include "kfit/kconfig.h"
 #include "kfit/run.h"
 #include "kfit/tree.h"
 
@@ -51,18 +52,6 @@ const char cmd_build_usage[] =
 	"\n"
 	"exit status: 0 built, 1 a prerequisite is missing or the build failed,\n"
 	"2 bad usage or bad input\n";
-
-/* ARCH as make takes it -> the arch/ directory. */
-static const char *srcarch_of(const char *arch)
-{
-	if (!strcmp(arch, "x86_64") || !strcmp(arch, "i386") || !strcmp(arch, "x86"))
-		return "x86";
-	if (!strcmp(arch, "aarch64"))
-		return "arm64";
-	if (!strncmp(arch, "riscv", 5))
-		return "riscv";
-	return arch;
-}
 
 /* Quote a word for a POSIX shell when it needs it (for --dry-run). */
 static void shell_word(kf_strbuf *sb, const char *w)
@@ -488,7 +477,7 @@ int cmd_build(int argc, char **argv)
 
 	kf_build_in bi = {
 		.tree = tree,
-		.srcarch = srcarch_of(arch),
+		.srcarch = kc_arch_dir(arch),
 		.config = cfg,
 		.format = format,
 		.host = kf_build_host_family(),
