@@ -166,8 +166,42 @@ static char *cache_path(kc_tree *t, const char *key)
 
 /* What conf keeps of a command's output: one fread() of 4096 bytes. */
 #define SHELL_READ 4096
-/* Version of the cache entries (kf_cache_read/write "shell" kind). */
-#define SHELL_CACHE_VERSION 2
+/* Version of the cache entries (kf_cache_read/write "shell" kind); 3:
+ * the result, then a NUL and the command's standard error when it wrote
+ * any (conf prints it on every expansion, so does kfit from the cache). */
+#define SHELL_CACHE_VERSION 3
+
+/* Write a cache entry: res, and err after a NUL when there is any. */
+static void cache_put(const char *path, const char *res, const kf_strbuf *err)
+{
+	kf_strbuf p = KF_STRBUF_INIT;
+	kf_strbuf_addstr(&p, res);
+	if (err && err->len) {
+		kf_strbuf_add(&p, "", 1);
+		kf_strbuf_add(&p, err->buf, err->len);
+	}
+	kf_diags tmp = KF_DIAGS_INIT;
+	kf_cache_write(path, "shell", SHELL_CACHE_VERSION, p.buf, p.len, &tmp);
+	kf_diags_release(&tmp);
+	kf_strbuf_release(&p);
+}
+
+/* Read a cache entry: 0 with *res (caller owns) and err appended; -1 on
+ * a miss (*why: why an entry there was not used, or NULL). */
+static int cache_get(const char *path, char **res, kf_strbuf *err, char **why)
+{
+	kf_strbuf sb = KF_STRBUF_INIT;
+	if (kf_cache_read(path, "shell", SHELL_CACHE_VERSION, &sb, why) != 0) {
+		kf_strbuf_release(&sb);
+		return -1;
+	}
+	size_t n = strlen(kf_strbuf_str(&sb));
+	if (n < sb.len)
+		kf_strbuf_add(err, sb.buf + n + 1, sb.len - n - 1);
+	*res = kf_xstrdup(kf_strbuf_str(&sb));
+	kf_strbuf_release(&sb);
+	return 0;
+}
 
 /*
  * Scratch directories are "kfit-sh.PID.XXXXXX" in /tmp.  A kfit killed
@@ -283,9 +317,19 @@ static char *conf_text(const char *buf, size_t n)
 }
 
 /* Write what a command printed on standard error where it would have gone
- * had it run at this point (the speculative pass captured it). */
-static void replay_err(const kf_strbuf *err)
+ * had it run at this point (the speculative pass captured it; the cache
+ * kept it).  kfit conf: among the parser's messages, in their order. */
+static void replay_err(kc_tree *t, const kf_strbuf *err)
 {
+	if (!err->len)
+		return;
+	if (t->conf_errors) {
+		size_t n = err->len;
+		if (err->buf[n - 1] == '\n')
+			n--;
+		kf_diag_raw(t->diags, KF_NOTE, "%.*s", (int)n, err->buf);
+		return;
+	}
 	size_t off = 0;
 	while (off < err->len) {
 		ssize_t w = write(2, err->buf + off, err->len - off);
@@ -361,10 +405,7 @@ static void pf_run_entry(kc_prefetch *pf, pf_entry *e)
 		*strrchr(dir, '/') = 0;
 		kf_mkdir_p(dir, 0700);
 		free(dir);
-		kf_diags tmp = KF_DIAGS_INIT;
-		kf_cache_write(e->path, "shell", SHELL_CACHE_VERSION, e->res,
-			       strlen(e->res), &tmp);
-		kf_diags_release(&tmp);
+		cache_put(e->path, e->res, &e->err);
 	}
 }
 
@@ -481,13 +522,15 @@ static char *spec_shell(kc_tree *t, const char *cmd_in)
 	char *path = NULL, *why = NULL;
 	if (t->cache_dir && !t->no_cache) {
 		path = cache_path(t, key);
-		kf_strbuf sb = KF_STRBUF_INIT;
-		int rc = kf_cache_read(path, "shell", SHELL_CACHE_VERSION, &sb, &why);
-		if (rc == 0 && !memchr(sb.buf, 0, sb.len)) {
+		char *res = NULL;
+		kf_strbuf err = KF_STRBUF_INIT;
+		if (cache_get(path, &res, &err, &why) == 0) {
 			pthread_mutex_lock(&pf->mu);
 			e = pf_add(pf, t, key, cmd);
 			e->hit = e->done = true;
-			e->res = kf_strbuf_detach(&sb);
+			e->res = res;
+			kf_strbuf_add(&e->err, err.buf ? err.buf : "", err.len);
+			kf_strbuf_release(&err);
 			char *r = kf_xstrdup(e->res);
 			pthread_mutex_unlock(&pf->mu);
 			free(path);
@@ -495,9 +538,7 @@ static char *spec_shell(kc_tree *t, const char *cmd_in)
 			free(cmd);
 			return r;
 		}
-		if (rc < 0 && !why)
-			why = kf_xstrdup("contains a NUL byte");
-		kf_strbuf_release(&sb);
+		kf_strbuf_release(&err);
 	}
 	char **env = kf_xmalloc((t->nenv + 1) * sizeof(char *));
 	for (size_t i = 0; i < t->nenv; i++)
@@ -613,7 +654,8 @@ static pf_entry *pf_take(kc_tree *t, const char *key)
  * the result, the messages conf's run gives, the cache entry written
  * (path, when a cache is used and it was not written already). */
 static char *shell_result(kc_tree *t, const char *cmd, const char *path,
-			  enum shell_end how, int sig, int errnum, char *res)
+			  enum shell_end how, int sig, int errnum, char *res,
+			  const kf_strbuf *err)
 {
 	if (how == SHELL_FAILED) {
 		kc_pp_error(t, "%s: %s", cmd, strerror(errnum));
@@ -638,9 +680,7 @@ static char *shell_result(kc_tree *t, const char *cmd, const char *path,
 		char *dir = kf_xasprintf("%s/shell", t->cache_dir);
 		kf_mkdir_p(dir, 0700);
 		free(dir);
-		kf_diags tmp = KF_DIAGS_INIT;
-		kf_cache_write(path, "shell", SHELL_CACHE_VERSION, res, strlen(res), &tmp);
-		kf_diags_release(&tmp);
+		cache_put(path, res, err);
 	}
 	return res;
 }
@@ -660,10 +700,10 @@ static char *use_ahead(kc_tree *t, pf_entry *e)
 	t->shell_runs++;
 	if (e->why)
 		note_unused(t, e->path, e->cmd, e->why);
-	replay_err(&e->err);
+	replay_err(t, &e->err);
 	/* the worker wrote the cache entry already */
 	return shell_result(t, e->cmd, NULL, e->how, e->sig, e->errnum,
-			    kf_xstrdup(e->res));
+			    kf_xstrdup(e->res), NULL);
 }
 
 char *kc_shell_run(kc_tree *t, const char *cmd)
@@ -692,18 +732,18 @@ char *kc_shell_run(kc_tree *t, const char *cmd)
 	char *path = use_cache ? cache_path(t, key) : NULL;
 	char *why = NULL;
 	if (path) {
-		kf_strbuf sb = KF_STRBUF_INIT;
-		int rc = kf_cache_read(path, "shell", SHELL_CACHE_VERSION, &sb, &why);
-		if (rc == 0 && !memchr(sb.buf, 0, sb.len)) {
+		char *res = NULL;
+		kf_strbuf err = KF_STRBUF_INIT;
+		if (cache_get(path, &res, &err, &why) == 0) {
+			replay_err(t, &err);
+			kf_strbuf_release(&err);
 			free(path);
 			free(key);
 			free(why);
 			t->shell_hits++;
-			return kf_strbuf_detach(&sb);
+			return res;
 		}
-		if (rc < 0 && !why)
-			why = kf_xstrdup("contains a NUL byte");
-		kf_strbuf_release(&sb);
+		kf_strbuf_release(&err);
 	}
 	if (!t->no_shell && ahead && !t->pf_tried) {
 		t->pf_tried = true;
@@ -728,14 +768,16 @@ char *kc_shell_run(kc_tree *t, const char *cmd)
 		sweep_scratch();
 		t->shell_swept = true;
 	}
-	kf_strbuf out = KF_STRBUF_INIT;
+	kf_strbuf out = KF_STRBUF_INIT, err = KF_STRBUF_INIT;
 	int sig = 0, errnum = 0;
-	enum shell_end how = run_sh(t->env, t->shell_timeout_ms, cmd, &out, NULL,
+	enum shell_end how = run_sh(t->env, t->shell_timeout_ms, cmd, &out, &err,
 				    &sig, &errnum);
 	t->shell_runs++;
+	replay_err(t, &err); /* as it went, and kept for the cache */
 	char *res = conf_text(kf_strbuf_str(&out), out.len);
 	kf_strbuf_release(&out);
-	res = shell_result(t, cmd, path, how, sig, errnum, res);
+	res = shell_result(t, cmd, path, how, sig, errnum, res, &err);
+	kf_strbuf_release(&err);
 	free(path);
 	return res;
 }
