@@ -9,8 +9,17 @@
 set -eu
 a=$1 b=$2
 [ -f "$b" ] || { echo "pc-compare.sh: $b missing (the kfit boot wrote no results)"; exit 1; }
-awk 'NR==FNR {k[$1" "$2]=$3; next}
-	{s[$1" "$2]=$3}
+# A platform device registered with PLATFORM_DEVID_AUTO is named NAME.N.auto,
+# N counted in registration order, which differs between two kernels: such
+# names are compared without N (the k-th NAME.auto of one boot against the
+# k-th of the other).
+awk 'function key(bus, dev, seen) {
+		sub(/\.[0-9]+\.auto$/, ".auto", dev)
+		seen[bus" "dev]++
+		return bus" "dev (seen[bus" "dev] > 1 ? "#" seen[bus" "dev] : "")
+	}
+	NR==FNR {k[key($1, $2, kseen)]=$3; next}
+	{s[key($1, $2, sseen)]=$3}
 	END {
 		lost=0; same=0; other=0
 		for (d in s) {
