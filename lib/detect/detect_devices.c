@@ -336,8 +336,12 @@ void detect_match(dctx *c, const rootdevs *rd, const kf_dotconfig *cfg)
 			}
 			cs[nm] = (cand){al, mi, sym, src ? al->makefile : mi ? mi->makefile : NULL,
 					src ? al->mkline : mi ? mi->line : 0, score};
+			/* the bound driver's module; a module of exactly the
+			   driver's name before one that only registers a driver
+			   of that name (snd_pcsp's platform driver is called
+			   "pcspkr" too) */
 			if (dv->bound && is_bound_module(db, dv->bound, al->module))
-				cs[nm].score += 100000;
+				cs[nm].score += name_eq(dv->bound, al->module) ? 120000 : 100000;
 			if (cfg && sym) {
 				const char *v = kf_dotconfig_get(cfg, sym);
 				if (v && (!strcmp(v, "y") || !strcmp(v, "m")))
@@ -366,6 +370,13 @@ void detect_match(dctx *c, const rootdevs *rd, const kf_dotconfig *cfg)
 			if (!cd->sym)
 				continue;
 			const kf_alias *al = cd->al;
+			/* another module whose driver has the bound driver's
+			   name: the two cannot both register ("Driver 'pcspkr'
+			   is already registered"), so it is not even recommended */
+			if (k != best && dv->bound && best != (size_t)-1 &&
+			    is_bound_module(db, dv->bound, cs[best].al->module) &&
+			    is_bound_module(db, dv->bound, al->module))
+				continue;
 			const char *via = by_bound && bound_alias(al, dv->bound, dv->modalias)
 						  ? " (the driver bound to it)"
 					  : al->origin == KF_ALIAS_MODULES ? " (modules.alias)"
