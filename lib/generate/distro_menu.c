@@ -440,7 +440,11 @@ kf_menu *kf_menu_new(prof_db *db, const char *const *wanted, size_t nwanted, boo
 			/* inherited releases of a wanted distro */
 			long param;
 			const prof_profile *w = prof_db_find(db, wanted[k], &param, NULL);
-			while (w && w->inherit && !take) {
+			/* at most one step per profile: an inheritance cycle
+			   (a local profile inheriting itself) is the resolver's
+			   error to report, not a reason to loop here */
+			for (size_t steps = prof_db_count(db); w && w->inherit && !take && steps;
+			     steps--) {
 				if (!strcmp(w->inherit, p->name))
 					take = true;
 				w = prof_db_find(db, w->inherit, &param, NULL);
