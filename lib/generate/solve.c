@@ -202,7 +202,7 @@ static void log_sym(rs *R, kc_sym *s)
 static void journal_reset(rs *R)
 {
 	if (R->t->journal)
-		R->t->journal->n = R->t->journal->ntris = 0;
+		R->t->journal->n = 0;
 }
 
 /* The answers logged from mark on changed: recalculate what reads them. */
@@ -1530,7 +1530,6 @@ int kf_generate(const kf_gen_opts *o, const kf_base *base, kf_gen_result *res,
 
 	t->journal = NULL;
 	free(journal.v);
-	free(journal.tris);
 
 	/* the result's own warnings, once, as conf prints them; the
 	 * values computed here serve the counts and explanations below,

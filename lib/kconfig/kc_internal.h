@@ -170,17 +170,18 @@ typedef struct kc_edits {
 } kc_edits;
 
 /* A symbol's calculated state (not its answer) before the calculation
- * changed it, or (sym NULL) the tree's generation and "modules" value. */
+ * changed it; or (prop set) a property's visibility; or (neither) the
+ * tree's generation and "modules" value. */
 typedef struct kc_jentry {
 	kc_sym *sym;             /* symbol, or NULL */
+	kc_prop *prop;           /* property, or NULL */
 	size_t tag;              /* journal tag when recorded */
 	kc_value curr;           /* curr */
 	unsigned flags;          /* flags (answer bits are not put back) */
 	unsigned gen;            /* gen, or the tree's gen */
-	kc_tri visible;          /* visible, or the tree's modules_val */
+	kc_tri visible;          /* visible, the property's visible.tri, or
+				    the tree's modules_val */
 	kc_tri dir, rev, impl;   /* dir_dep, rev_dep, implied values */
-	size_t tri;              /* its properties' visible.tri: in tris */
-	unsigned ntri;           /* how many */
 } kc_jentry;
 
 /* What sym_calc_value() and invalidation changed since tags (marks) of a
@@ -189,8 +190,6 @@ typedef struct kc_jentry {
 typedef struct kc_journal {
 	kc_jentry *v;            /* entries, tags non-decreasing */
 	size_t n, a;             /* count, capacity */
-	kc_tri *tris;            /* properties' visible.tri */
-	size_t ntris, atris;     /* count, capacity */
 } kc_journal;
 
 void sym_journal(kc_tree *t, kc_sym *sym);

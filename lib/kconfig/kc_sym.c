@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+static void prop_set_vis(kc_tree *t, kc_prop *prop, kc_tri v);
+
 static unsigned strhash(const char *s)
 {
 	/* fnv32 over *signed* chars, exactly as the kernel computes it */
@@ -175,7 +177,7 @@ static kc_prop *sym_get_default_prop(kc_tree *t, kc_sym *sym)
 	sym_journal(t, sym);
 	for_all_defaults(sym, prop)
 	{
-		prop->visible.tri = expr_calc_value(t, prop->visible.expr);
+		prop_set_vis(t, prop, expr_calc_value(t, prop->visible.expr));
 		if (prop->visible.tri != KC_NO)
 			return prop;
 	}
@@ -188,7 +190,7 @@ kc_prop *sym_get_range_prop(kc_tree *t, kc_sym *sym)
 	sym_journal(t, sym);
 	for_all_properties(sym, prop, P_RANGE)
 	{
-		prop->visible.tri = expr_calc_value(t, prop->visible.expr);
+		prop_set_vis(t, prop, expr_calc_value(t, prop->visible.expr));
 		if (prop->visible.tri != KC_NO)
 			return prop;
 	}
@@ -290,12 +292,12 @@ void sym_calc_visibility(kc_tree *t, kc_sym *sym)
 
 	for_all_prompts(sym, prop)
 	{
-		prop->visible.tri = expr_calc_value(t, prop->visible.expr);
+		prop_set_vis(t, prop, expr_calc_value(t, prop->visible.expr));
 		/* V1: tristate choice values with visibility 'mod' are not
 		 * visible if the choice's value is 'yes' */
 		if (choice_sym && sym->type == S_TRISTATE &&
 		    prop->visible.tri == KC_MOD && choice_sym->curr.tri == KC_YES)
-			prop->visible.tri = KC_NO;
+			prop_set_vis(t, prop, KC_NO);
 		tri = TRI_OR(tri, prop->visible.tri);
 	}
 	if (tri == KC_MOD &&
@@ -333,15 +335,26 @@ void sym_journal(kc_tree *t, kc_sym *sym)
 	e->dir = sym->dir_dep.tri;
 	e->rev = sym->rev_dep.tri;
 	e->impl = sym->implied.tri;
-	e->tri = j->ntris;
-	e->ntri = 0;
-	for (kc_prop *p = sym->prop; p; p = p->next) {
-		KF_GROW(j->tris, j->ntris + 1, j->atris);
-		j->tris[j->ntris++] = p->visible.tri;
-		e->ntri++;
-	}
+	e->prop = NULL;
 	sym->jtag = t->jtag;
 	sym->jidx = j->n++;
+}
+
+/* A property's visibility is about to change (kept when it does). */
+static void prop_set_vis(kc_tree *t, kc_prop *prop, kc_tri v)
+{
+	if (prop->visible.tri == v)
+		return;
+	kc_journal *j = t->journal;
+	if (j) {
+		KF_GROW(j->v, j->n + 1, j->a);
+		kc_jentry *e = &j->v[j->n++];
+		memset(e, 0, sizeof(*e));
+		e->prop = prop;
+		e->tag = t->jtag;
+		e->visible = prop->visible.tri;
+	}
+	prop->visible.tri = v;
 }
 
 /* The tree's generation and "modules" value are about to change. */
@@ -356,7 +369,6 @@ static void tree_journal(kc_tree *t)
 	e->tag = t->jtag;
 	e->gen = t->gen;
 	e->visible = t->modules_val;
-	e->tri = j->ntris;
 }
 
 #define ANSWER_FLAGS (SYMBOL_DEF_USER | SYMBOL_NEED_SET_CHOICE_VALUES)
@@ -367,7 +379,9 @@ void kc_journal_undo(kc_tree *t, size_t mark)
 	while (j->n && j->v[j->n - 1].tag > mark) {
 		kc_jentry *e = &j->v[--j->n];
 		kc_sym *s = e->sym;
-		if (!s) {
+		if (e->prop) {
+			e->prop->visible.tri = e->visible;
+		} else if (!s) {
 			t->gen = e->gen;
 			t->modules_val = e->visible;
 		} else {
@@ -378,11 +392,7 @@ void kc_journal_undo(kc_tree *t, size_t mark)
 			s->dir_dep.tri = e->dir;
 			s->rev_dep.tri = e->rev;
 			s->implied.tri = e->impl;
-			size_t k = e->tri;
-			for (kc_prop *p = s->prop; p && k < e->tri + e->ntri; p = p->next)
-				p->visible.tri = j->tris[k++];
 		}
-		j->ntris = e->tri;
 	}
 }
 
@@ -390,7 +400,7 @@ void kc_journal_drop(kc_tree *t, size_t mark)
 {
 	kc_journal *j = t->journal;
 	while (j->n && j->v[j->n - 1].tag > mark)
-		j->ntris = j->v[--j->n].tri;
+		j->n--;
 }
 
 /* The calculation is about to change sym's answer (or the flags that
@@ -414,7 +424,7 @@ kc_sym *sym_choice_default_v1(kc_tree *t, kc_sym *sym)
 
 	for_all_defaults(sym, prop)
 	{
-		prop->visible.tri = expr_calc_value(t, prop->visible.expr);
+		prop_set_vis(t, prop, expr_calc_value(t, prop->visible.expr));
 		if (prop->visible.tri == KC_NO)
 			continue;
 		def_sym = prop_get_symbol(prop);
@@ -464,7 +474,7 @@ kc_sym *sym_choice_default_v2(kc_tree *t, kc_menu *choice)
 
 	for_all_defaults(choice->sym, prop)
 	{
-		prop->visible.tri = expr_calc_value(t, prop->visible.expr);
+		prop_set_vis(t, prop, expr_calc_value(t, prop->visible.expr));
 		if (prop->visible.tri == KC_NO)
 			continue;
 		def_sym = prop_get_symbol(prop);
