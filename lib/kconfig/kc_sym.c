@@ -834,26 +834,27 @@ void sym_clear_all_valid(kc_tree *t)
 #define RDEP_BUDGET 1000
 #endif
 
-/* Dependency pairs: to reads from. */
-struct rdep_pairs {
-	unsigned *from, *to;  /* seqs */
-	size_t n, a;          /* count, capacity */
-	size_t af;            /* capacity of from */
+/* The dependents index is built in two passes over the same edges: the
+ * first counts each symbol's dependents, the second puts them in place
+ * (compressed rows, no list of pairs to grow). */
+struct rdep_pass {
+	unsigned *count;  /* pass 1: dependents per seq */
+	unsigned *fill;   /* pass 2: next free slot per seq, or NULL */
+	kc_sym **rdep;    /* pass 2: the rows */
 };
 
-static void rdep_add(kc_tree *t, struct rdep_pairs *p, kc_sym *from, kc_sym *to)
+static void rdep_add(kc_tree *t, struct rdep_pass *p, kc_sym *from, kc_sym *to)
 {
 	if (!from || !to || from == to || (from->flags & SYMBOL_CONST) ||
 	    from->seq >= t->rdep_nsyms || to->seq >= t->rdep_nsyms)
 		return;
-	KF_GROW(p->from, p->n + 1, p->af);
-	KF_GROW(p->to, p->n + 1, p->a);
-	p->from[p->n] = from->seq;
-	p->to[p->n] = to->seq;
-	p->n++;
+	if (p->fill)
+		p->rdep[p->fill[from->seq]++] = to;
+	else
+		p->count[from->seq]++;
 }
 
-static void rdep_add_expr(kc_tree *t, struct rdep_pairs *p, kc_expr *e, kc_sym *to)
+static void rdep_add_expr(kc_tree *t, struct rdep_pass *p, kc_expr *e, kc_sym *to)
 {
 	while (e) {
 		switch (e->type) {
@@ -889,7 +890,7 @@ static void rdep_add_expr(kc_tree *t, struct rdep_pairs *p, kc_expr *e, kc_sym *
 }
 
 /* Both ways between a choice and a member: they read each other. */
-static void rdep_add_group(kc_tree *t, struct rdep_pairs *p, kc_sym *c, kc_sym *m)
+static void rdep_add_group(kc_tree *t, struct rdep_pass *p, kc_sym *c, kc_sym *m)
 {
 	rdep_add(t, p, c, m);
 	rdep_add(t, p, m, c);
@@ -899,32 +900,31 @@ static void rdep_add_group(kc_tree *t, struct rdep_pairs *p, kc_sym *c, kc_sym *
 		t->rdep_group[m->seq] = 1;
 }
 
-static void rdep_build(kc_tree *t)
+/* Every edge of the index, once per pass. */
+static void rdep_edges(kc_tree *t, struct rdep_pass *p)
 {
-	unsigned n = t->nsyms, i;
+	unsigned i;
 	kc_sym *s;
 	kc_prop *prop;
-	struct rdep_pairs p = {0};
 
-	t->rdep_nsyms = n;
-	t->rdep_group = kf_xcalloc(n ? n : 1, 1);
 	for_all_symbols(t, i, s)
 	{
 		if (s->flags & SYMBOL_CONST)
 			continue;
-		if (s->seq < n && (sym_is_choice(s) || sym_is_choice_value_v1(s) || s->choice))
+		if (s->seq < t->rdep_nsyms &&
+		    (sym_is_choice(s) || sym_is_choice_value_v1(s) || s->choice))
 			t->rdep_group[s->seq] = 1;
 		for (prop = s->prop; prop; prop = prop->next) {
-			rdep_add_expr(t, &p, prop->expr, s);
-			rdep_add_expr(t, &p, prop->visible.expr, s);
+			rdep_add_expr(t, p, prop->expr, s);
+			rdep_add_expr(t, p, prop->visible.expr, s);
 		}
-		rdep_add_expr(t, &p, s->dir_dep.expr, s);
-		rdep_add_expr(t, &p, s->rev_dep.expr, s);
-		rdep_add_expr(t, &p, s->implied.expr, s);
+		rdep_add_expr(t, p, s->dir_dep.expr, s);
+		rdep_add_expr(t, p, s->rev_dep.expr, s);
+		rdep_add_expr(t, p, s->implied.expr, s);
 		if (s->choice) {
-			rdep_add_group(t, &p, s->choice->sym, s);
+			rdep_add_group(t, p, s->choice->sym, s);
 			for (size_t k = 0; k < s->choice->nmembers; k++)
-				rdep_add_group(t, &p, s->choice->sym, s->choice->members[k]);
+				rdep_add_group(t, p, s->choice->sym, s->choice->members[k]);
 		}
 	}
 	for (kc_menu *m = menu_next(&t->rootmenu, &t->rootmenu); m;
@@ -932,31 +932,32 @@ static void rdep_build(kc_tree *t)
 		if (!m->sym || !sym_is_choice(m->sym))
 			continue;
 		for (kc_menu *c = menu_next(m, m); c; c = menu_next(c, m))
-			rdep_add_group(t, &p, m->sym, c->sym);
+			rdep_add_group(t, p, m->sym, c->sym);
 		for (size_t k = 0; k < m->nmembers; k++)
-			rdep_add_group(t, &p, m->sym, m->members[k]);
+			rdep_add_group(t, p, m->sym, m->members[k]);
 	}
+}
 
+static void rdep_build(kc_tree *t)
+{
+	unsigned n = t->nsyms;
+
+	t->rdep_nsyms = n;
+	t->rdep_group = kf_xcalloc(n ? n : 1, 1);
 	/* compressed rows: the dependents of seq k are
 	 * rdep[rdep_start[k] .. rdep_start[k + 1]) */
-	kc_sym **by_seq = kf_xcalloc(n ? n : 1, sizeof(*by_seq));
-	for_all_symbols(t, i, s) if (s->seq < n) by_seq[s->seq] = s;
 	t->rdep_start = kf_xcalloc((size_t)n + 1, sizeof(unsigned));
-	for (size_t k = 0; k < p.n; k++)
-		t->rdep_start[p.from[k] + 1]++;
+	struct rdep_pass p = {.count = t->rdep_start + 1};
+	rdep_edges(t, &p);
 	for (unsigned k = 0; k < n; k++)
 		t->rdep_start[k + 1] += t->rdep_start[k];
-	unsigned *fill = kf_xmalloc(((size_t)n + 1) * sizeof(unsigned));
-	memcpy(fill, t->rdep_start, ((size_t)n + 1) * sizeof(unsigned));
-	t->rdep = kf_xmalloc((p.n ? p.n : 1) * sizeof(kc_sym *));
-	for (size_t k = 0; k < p.n; k++)
-		t->rdep[fill[p.from[k]]++] = by_seq[p.to[k]];
+	p.fill = kf_xmalloc(((size_t)n + 1) * sizeof(unsigned));
+	memcpy(p.fill, t->rdep_start, ((size_t)n + 1) * sizeof(unsigned));
+	p.rdep = t->rdep = kf_xmalloc((t->rdep_start[n] ? t->rdep_start[n] : 1) * sizeof(kc_sym *));
+	rdep_edges(t, &p);
 	t->rdep_mark = kf_xcalloc(n ? n : 1, sizeof(unsigned));
 	t->rdep_pass = 0;
-	free(fill);
-	free(by_seq);
-	free(p.from);
-	free(p.to);
+	free(p.fill);
 }
 
 void sym_rdep_free(kc_tree *t)
