@@ -4,10 +4,14 @@
 # of Debian's 6.1 amd64 config, alternated in one run (warm $(shell) cache
 # for both).  Prints median wall time and peak RSS of each and the ratio.
 # Targets: generate <= 2x olddefconfig and <= 0.5 s (issue 5), <= 1.5x
-# (issue 18).
+# (issue 18).  Then `kfit generate --detect --root SNAPSHOT` of each
+# real-PC fixture (tests/data/snapshots: the hw-probe laptops, desktop,
+# mini PC and servers and the ThinkPad T60p), each beside the same
+# olddefconfig (issue 18: <= 1.5x there too).
 #
 # usage: bench/generate.sh [-n N] [-k TREE]
-# Environment: KFIT, CONFIG (olddefconfig's input, default Debian's 6.1).
+# Environment: KFIT, CONFIG (olddefconfig's input, default Debian's 6.1),
+# FIXTURES (snapshot names, default every real PC; "" for none).
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 KFIT=${KFIT:-$ROOT/build/kfit}
@@ -47,3 +51,32 @@ gm=$(cut -d' ' -f2 "$w/gen" | sort -n | tail -1)
 printf 'kfit kconfig olddefconfig   %6.3f s  %6d KB\n' "$os" "$om"
 printf 'kfit generate (debian-12 + kvm-guest, allnoconfig)   %6.3f s  %6d KB\n' "$gs" "$gm"
 awk -v g="$gs" -v o="$os" 'BEGIN { printf "ratio generate/olddefconfig: %.2f (target <= 1.5), generate %s 0.5 s\n", g / o, g <= 0.5 ? "<=" : ">" }'
+
+# Real PCs with detection: each fixture's generate beside olddefconfig,
+# alternated; ratios of medians.
+S=$ROOT/tests/data/snapshots
+default_fixtures=
+for d in "$S"/hwprobe-* "$S"/thinkpad-t60p-systemd; do
+	[ -d "$d" ] && default_fixtures="$default_fixtures ${d##*/}"
+done
+fixtures=${FIXTURES-$default_fixtures}
+[ -n "${fixtures// /}" ] || exit 0
+echo "generate --detect --root FIXTURE beside olddefconfig ($N runs each, medians):"
+printf '%-40s %9s %9s %7s %9s\n' fixture "gen (s)" "old (s)" ratio "peak KB"
+worst=0
+for f in $fixtures; do
+	: >"$w/dold" && : >"$w/det"
+	"$KFIT" generate -k "$tree" -a x86_64 --detect --root "$S/$f" -o "$w/d.config" >/dev/null 2>&1
+	for i in $(seq "$N"); do
+		cp "$w/base.config" "$w/o.config"
+		run dold "$KFIT" kconfig -k "$tree" -a x86_64 -c "$w/o.config" olddefconfig
+		run det "$KFIT" generate -k "$tree" -a x86_64 --detect --root "$S/$f" -o "$w/d.config"
+	done
+	ds=$(cut -d' ' -f1 "$w/det" | median)
+	dos=$(cut -d' ' -f1 "$w/dold" | median)
+	dm=$(cut -d' ' -f2 "$w/det" | sort -n | tail -1)
+	r=$(awk -v g="$ds" -v o="$dos" 'BEGIN { printf "%.2f", g / o }')
+	worst=$(awk -v a="$worst" -v b="$r" 'BEGIN { print (b > a) ? b : a }')
+	printf '%-40s %9.3f %9.3f %7s %9d\n' "$f" "$ds" "$dos" "$r" "$dm"
+done
+echo "worst ratio generate --detect/olddefconfig: $worst (target <= 1.5)"
