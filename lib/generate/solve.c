@@ -76,6 +76,9 @@ typedef struct rs {
 	bool stack_on[MAX_DEPTH + 2]; /* on (true) or off */
 	int depth;               /* stack depth */
 	long steps;              /* search steps taken */
+	size_t limit;            /* a trial whose log grows past this is
+				    no better than one found already (best_of);
+				    SIZE_MAX: none */
 	const prof_req *cur;     /* requirement being applied */
 	kf_strbuf fail;          /* first reason the current attempt failed */
 	bool fail_pin;           /* that reason is a pin conflict */
@@ -343,12 +346,21 @@ static void path_text(rs *R, kf_strbuf *sb)
 	}
 }
 
+/* Has the trial made more changes than the best one found already
+ * (best_of's bound)?  Then it cannot be chosen: it stops, silently. */
+static bool over_limit(const rs *R)
+{
+	return R->nlog > R->limit;
+}
+
 static bool fail_msg(rs *R, bool is_pin, const char *fmt, ...) KF_PRINTF(3, 4);
 
 static bool fail_msg(rs *R, bool is_pin, const char *fmt, ...)
 {
 	if (R->fail.len && (R->fail_pin || !is_pin))
 		return false; /* keep the first, pin conflicts win */
+	if (over_limit(R))
+		return false; /* a trial stopped by best_of's bound */
 	kf_strbuf_reset(&R->fail);
 	path_text(R, &R->fail);
 	va_list ap;
@@ -492,7 +504,10 @@ static bool run_opt(rs *R, const opt *o, kc_sym *goal, kc_tri min)
 	return false;
 }
 
-/* Try every option, keep the one with the fewest changes. */
+/* Try every option, keep the one with the fewest changes (the first of
+ * those).  Once one is found, the others are tried with a bound: a
+ * trial that makes as many changes is stopped (over_limit), as it could
+ * not be chosen; the choice is the same as without the bound. */
 static bool best_of(rs *R, const opt *opts, int n, kc_sym *goal, kc_tri min)
 {
 	size_t mark = R->nlog;
@@ -500,10 +515,11 @@ static bool best_of(rs *R, const opt *opts, int n, kc_sym *goal, kc_tri min)
 	size_t best_cost = SIZE_MAX;
 	if (n == 1)
 		return run_opt(R, &opts[0], goal, min);
+	size_t outer = R->limit;
 	for (int i = 0; i < n; i++) {
 		if (R->steps > MAX_STEPS)
 			break;
-		bool ok = run_opt(R, &opts[i], goal, min);
+		bool ok = run_opt(R, &opts[i], goal, min) && !over_limit(R);
 		size_t cost = R->nlog - mark;
 		rollback(R, mark);
 		if (ok && cost < best_cost) {
@@ -511,8 +527,11 @@ static bool best_of(rs *R, const opt *opts, int n, kc_sym *goal, kc_tri min)
 			best_cost = cost;
 			if (cost <= 1)
 				break;
+			if (mark + best_cost - 1 < R->limit)
+				R->limit = mark + best_cost - 1;
 		}
 	}
+	R->limit = outer;
 	if (best < 0)
 		return false;
 	bool ok = run_opt(R, &opts[best], goal, min);
@@ -544,6 +563,8 @@ static bool need_on(rs *R, kc_sym *s, kc_tri min)
 {
 	kc_tree *t = R->t;
 	R->steps++;
+	if (over_limit(R))
+		return false;
 	if (s->flags & SYMBOL_CONST)
 		return s == &t->sym_yes || (s == &t->sym_mod && min <= KC_MOD) ||
 		       fail_msg(R, false, "needs the constant %s", symname(s));
@@ -596,6 +617,8 @@ static bool need_off(rs *R, kc_sym *s)
 {
 	kc_tree *t = R->t;
 	R->steps++;
+	if (over_limit(R))
+		return false;
 	if (s->flags & SYMBOL_CONST)
 		return s == &t->sym_no ||
 		       fail_msg(R, false, "needs the constant %s off", symname(s));
@@ -1386,6 +1409,7 @@ static void rs_init(rs *R, const kf_gen_opts *o, kf_arena *arena)
 	R->initramfs = o->initramfs != PROF_INITRAMFS_UNKNOWN ? o->initramfs
 							      : o->set->initramfs;
 	R->arena = arena;
+	R->limit = SIZE_MAX;
 }
 
 /* Free what the search allocated (not the arena). */
