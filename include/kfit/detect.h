@@ -102,6 +102,9 @@ typedef struct kf_aliasdb {
 	const char *kernelversion; /* that tree's version, or NULL */
 	size_t nsources;        /* C files with tables scanned */
 	size_t nmakefiles;      /* Makefiles read */
+	struct kf_alias_index *index; /* patterns by literal prefix, for
+				  kf_aliasdb_match (rebuilt there when
+				  aliases were added) */
 } kf_aliasdb;
 
 kf_aliasdb *kf_aliasdb_new(void);

@@ -10,11 +10,37 @@
 #include <stdlib.h>
 #include <string.h>
 
+/*
+ * Matching looks at the patterns that can match only: a pattern's literal
+ * prefix (up to its first wildcard) must be a prefix of the modalias.  The
+ * index sorts the aliases by that prefix; a modalias of length M asks for
+ * the prefixes of each length 0..M (a binary search each), and the
+ * candidates are matched with fnmatch in database order, as the whole
+ * list was.  A db has thousands of patterns (a 6.12 tree about 90,000)
+ * and a machine hundreds of devices.
+ */
+struct kf_alias_index {
+	size_t n;        /* aliases indexed */
+	uint32_t *order; /* alias indices by (literal prefix, index) */
+	uint32_t *plen;  /* literal prefix length of each alias */
+	uint32_t *cand;  /* scratch: candidates of one modalias */
+	size_t acand;    /* its capacity */
+};
+
 kf_aliasdb *kf_aliasdb_new(void)
 {
 	kf_aliasdb *db = kf_xcalloc(1, sizeof(*db));
 	db->arena = kf_arena_new();
+	db->index = kf_xcalloc(1, sizeof(*db->index));
 	return db;
+}
+
+static void index_release(struct kf_alias_index *x)
+{
+	free(x->order);
+	free(x->plen);
+	free(x->cand);
+	memset(x, 0, sizeof(*x));
 }
 
 void kf_aliasdb_free(kf_aliasdb *db)
@@ -26,6 +52,9 @@ void kf_aliasdb_free(kf_aliasdb *db)
 	free(db->mods);
 	free(db->aliases);
 	kf_hindex_release(&db->modindex);
+	if (db->index)
+		index_release(db->index);
+	free(db->index);
 	kf_arena_free(db->arena);
 	free(db);
 }
@@ -220,21 +249,103 @@ int kf_aliasdb_add_builtin_modinfo(kf_aliasdb *db, const char *path, kf_diags *d
 	return 0;
 }
 
+/* Length of a pattern's literal prefix (up to its first wildcard). */
+static uint32_t literal_len(const char *p)
+{
+	uint32_t k = 0;
+	while (p[k] && p[k] != '*' && p[k] != '?' && p[k] != '[' && p[k] != '\\')
+		k++;
+	return k;
+}
+
+static int by_prefix(const void *a, const void *b, void *ctx)
+{
+	const kf_aliasdb *db = ctx;
+	uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
+	uint32_t li = db->index->plen[i], lj = db->index->plen[j];
+	int c = memcmp(db->aliases[i].pattern, db->aliases[j].pattern, li < lj ? li : lj);
+	if (c)
+		return c;
+	if (li != lj)
+		return li < lj ? -1 : 1;
+	return i < j ? -1 : i > j;
+}
+
+static int by_index(const void *a, const void *b)
+{
+	uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
+	return i < j ? -1 : i > j;
+}
+
+static void index_build(const kf_aliasdb *db)
+{
+	struct kf_alias_index *x = db->index;
+	index_release(x);
+	size_t n = db->naliases;
+	x->order = kf_xmalloc((n ? n : 1) * sizeof(*x->order));
+	x->plen = kf_xmalloc((n ? n : 1) * sizeof(*x->plen));
+	for (size_t i = 0; i < n; i++) {
+		x->order[i] = (uint32_t)i;
+		x->plen[i] = literal_len(db->aliases[i].pattern);
+	}
+	qsort_r(x->order, n, sizeof(*x->order), by_prefix, (void *)db);
+	x->n = n;
+}
+
+/* First position in the index whose prefix is not less than (key, k). */
+static size_t lower_bound(const kf_aliasdb *db, const char *key, uint32_t k)
+{
+	const struct kf_alias_index *x = db->index;
+	size_t lo = 0, hi = x->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		uint32_t i = x->order[mid], li = x->plen[i];
+		int c = memcmp(db->aliases[i].pattern, key, li < k ? li : k);
+		if (!c)
+			c = li < k ? -1 : li > k;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 size_t kf_aliasdb_match(const kf_aliasdb *db, const char *modalias, size_t *out, size_t max)
 {
 	size_t n = 0;
-	for (size_t i = 0; i < db->naliases; i++) {
-		const char *p = db->aliases[i].pattern;
-		/* cheap test on the literal prefix before fnmatch */
-		size_t k = 0;
-		while (p[k] && p[k] != '*' && p[k] != '?' && p[k] != '[' && p[k] != '\\')
-			k++;
-		if (strncmp(p, modalias, k))
-			continue;
-		if (fnmatch(p, modalias, 0))
+	struct kf_alias_index *x = db->index;
+	if (!x || db->naliases > UINT32_MAX) { /* not made by kf_aliasdb_new */
+		for (size_t i = 0; i < db->naliases; i++) {
+			const char *p = db->aliases[i].pattern;
+			uint32_t k = literal_len(p);
+			if (strncmp(p, modalias, k) || fnmatch(p, modalias, 0))
+				continue;
+			if (n < max)
+				out[n] = i;
+			n++;
+		}
+		return n;
+	}
+	if (x->n != db->naliases)
+		index_build(db);
+	size_t ncand = 0;
+	size_t m = strlen(modalias);
+	for (size_t k = 0; k <= m; k++) {
+		for (size_t pos = lower_bound(db, modalias, (uint32_t)k); pos < x->n; pos++) {
+			uint32_t i = x->order[pos];
+			if (x->plen[i] != k || memcmp(db->aliases[i].pattern, modalias, k))
+				break;
+			KF_GROW(x->cand, ncand + 1, x->acand);
+			x->cand[ncand++] = i;
+		}
+	}
+	qsort(x->cand, ncand, sizeof(*x->cand), by_index);
+	for (size_t c = 0; c < ncand; c++) {
+		if (fnmatch(db->aliases[x->cand[c]].pattern, modalias, 0))
 			continue;
 		if (n < max)
-			out[n] = i;
+			out[n] = x->cand[c];
 		n++;
 	}
 	return n;
