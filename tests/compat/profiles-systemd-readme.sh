@@ -38,6 +38,10 @@
 #     v252, commit 2c3794f422)
 #   README typos (TYPO): "CONFIG_{TMPFS,EXT4,...}_POSIX_ACL" in v220-v236
 #     means EXT4_FS_POSIX_ACL (v237 corrected it)
+#   Required by consequence where the README says "required for <feature>"
+#   (STRICTER, FIRST-LAST:SYM): NET_NS in v212-v235, whose own units
+#     (hostnamed, localed, machined) set PrivateNetwork=yes and failed to
+#     start without it until v236 (commit 6e2d7c4f13)
 set -uo pipefail
 ROOT=${ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 KFIT=${KFIT:-$ROOT/build/kfit}
@@ -47,6 +51,16 @@ SKIP=" SCHEDSTATS SCHED_DEBUG "
 LAGS="250:CRYPTO_USER_API_HASH 250:CRYPTO_HMAC 250:CRYPTO_SHA256
 251:CRYPTO_USER_API_HASH 251:CRYPTO_HMAC 251:CRYPTO_SHA256"
 declare -A TYPO=([EXT4_POSIX_ACL]=EXT4_FS_POSIX_ACL)
+STRICTER="212-235:NET_NS"
+
+# The STRICTER symbols that apply to version $1, one a line.
+stricter() {
+	local e range sym
+	for e in $STRICTER; do
+		range=${e%%:*} sym=${e#*:}
+		[ "$1" -ge "${range%-*}" ] && [ "$1" -le "${range#*-}" ] && echo "$sym"
+	done
+}
 
 # Print "required SYM[=VAL]" / "recommended SYM[=VAL]" for a README.
 readme_items() {
@@ -108,13 +122,14 @@ check_readme() { # file version
 	printf '%s\n' "$prof" >"$W/prof"
 	want=$(awk -v v="$ver" -v lags="$LAGS" '
 		BEGIN { n = split(lags, l, /[ \n]+/); for (i = 1; i <= n; i++) lag[l[i]] = 1 }
-		$1 == "required" && !((v ":" $2) in lag) { print $2 }' <<<"$items" | sort -u)
+		$1 == "required" && !((v ":" $2) in lag) { print $2 }' <<<"$items"; stricter "$ver")
+	want=$(sort -u <<<"$want" | sed '/^$/d')
 	got=$(awk -F'|' -v p="$name" '$1 == "require" && $4 == p { print $3 }' <<<"$prof" | sort -u)
 	if [ "$want" = "$got" ]; then
 		echo "ok $name/required"
 	else
 		echo "not ok $name/required"
-		diff <(echo "$want") <(echo "$got") | sed -n 's/^</  README requires, profile does not: /p; s/^>/  profile requires, README does not: /p'
+		diff <(echo "$want") <(echo "$got") | sed -n 's/^</  README (or STRICTER) requires, profile does not: /p; s/^>/  profile requires, README does not: /p'
 	fi
 	# one awk per version: renames, LAGS, TYPO and SKIP applied
 	missing=$(awk -v v="$ver" -v lags="$LAGS" -v skip="$SKIP" -v typo="EXT4_POSIX_ACL=EXT4_FS_POSIX_ACL" '
