@@ -340,7 +340,8 @@ size_t kf_aliasdb_match(const kf_aliasdb *db, const char *modalias, size_t *out,
 			x->cand[ncand++] = i;
 		}
 	}
-	qsort(x->cand, ncand, sizeof(*x->cand), by_index);
+	if (ncand > 1) /* qsort(NULL, 0) is undefined */
+		qsort(x->cand, ncand, sizeof(*x->cand), by_index);
 	for (size_t c = 0; c < ncand; c++) {
 		if (fnmatch(db->aliases[x->cand[c]].pattern, modalias, 0))
 			continue;
