@@ -161,38 +161,26 @@ int kf_why_short(kc_tree *t, const char *name, kf_strbuf *why, const char **menu
 
 /* ---- which requirement each change of a generation serves ---- */
 
-/* Symbols an expression reads, in order, appended to v (NULL-free). */
+/* Symbols an expression reads, in order, appended to a list. */
+struct sym_list {
+	kc_sym **v;
+	size_t n, alloc;
+};
+
+static void sym_list_add(kc_sym *s, void *ctx)
+{
+	struct sym_list *l = ctx;
+	KF_GROW(l->v, l->n + 1, l->alloc);
+	l->v[l->n++] = s;
+}
+
 static void expr_syms(kc_expr *e, kc_sym ***v, size_t *n, size_t *alloc)
 {
-	if (!e)
-		return;
-	switch (e->type) {
-	case E_OR:
-	case E_AND:
-		expr_syms(e->left.expr, v, n, alloc);
-		expr_syms(e->right.expr, v, n, alloc);
-		break;
-	case E_NOT:
-		expr_syms(e->left.expr, v, n, alloc);
-		break;
-	case E_SYMBOL:
-		KF_GROW(*v, *n + 1, *alloc);
-		(*v)[(*n)++] = e->left.sym;
-		break;
-	case E_EQUAL:
-	case E_UNEQUAL:
-	case E_LTH:
-	case E_LEQ:
-	case E_GTH:
-	case E_GEQ:
-	case E_RANGE:
-		KF_GROW(*v, *n + 2, *alloc);
-		(*v)[(*n)++] = e->left.sym;
-		(*v)[(*n)++] = e->right.sym;
-		break;
-	default:
-		break;
-	}
+	struct sym_list l = {*v, *n, *alloc};
+	kc_expr_for_each_sym(e, sym_list_add, &l);
+	*v = l.v;
+	*n = l.n;
+	*alloc = l.alloc;
 }
 
 void kf_explain_owners(kc_tree *t, const kf_gen_result *res, const prof_req **owner)

@@ -822,6 +822,42 @@ static enum string_value_kind expr_parse_string(const char *str,
 		       : k_string;
 }
 
+void kc_expr_for_each_sym(kc_expr *e, void (*fn)(kc_sym *sym, void *ctx), void *ctx)
+{
+	while (e) {
+		switch (e->type) {
+		case E_OR:
+		case E_AND:
+			kc_expr_for_each_sym(e->left.expr, fn, ctx);
+			e = e->right.expr;
+			continue;
+		case E_NOT:
+			e = e->left.expr;
+			continue;
+		case E_LIST:
+			if (e->right.sym)
+				fn(e->right.sym, ctx);
+			e = e->left.expr;
+			continue;
+		case E_SYMBOL:
+			fn(e->left.sym, ctx);
+			return;
+		case E_EQUAL:
+		case E_UNEQUAL:
+		case E_LTH:
+		case E_LEQ:
+		case E_GTH:
+		case E_GEQ:
+		case E_RANGE:
+			fn(e->left.sym, ctx);
+			fn(e->right.sym, ctx);
+			return;
+		default:
+			return;
+		}
+	}
+}
+
 kc_tri expr_calc_value(kc_tree *t, kc_expr *e)
 {
 	kc_tri val1, val2;

@@ -396,6 +396,11 @@ kc_tri expr_calc_value(kc_tree *t, kc_expr *e);
 kc_expr *expr_eliminate_dups(kc_tree *t, kc_expr *e);
 kc_expr *expr_transform(kc_tree *t, kc_expr *e);
 int expr_contains_symbol(kc_expr *dep, kc_sym *sym);
+/* Call fn for every symbol e reads (operands of comparisons included,
+ * constants too), left operand before right, a choice's member list in
+ * its order: the one walk of the dependents index (kc_sym.c) and of
+ * explain's owners (explain.c). */
+void kc_expr_for_each_sym(kc_expr *e, void (*fn)(kc_sym *sym, void *ctx), void *ctx);
 bool expr_depends_symbol(kc_tree *t, kc_expr *dep, kc_sym *sym);
 bool expr_contains_symbol_negated(kc_tree *t, kc_expr *dep, kc_sym *sym);
 kc_expr *expr_trans_compare(kc_tree *t, kc_expr *e, enum kc_expr_type type,

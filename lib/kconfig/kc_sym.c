@@ -854,39 +854,23 @@ static void rdep_add(kc_tree *t, struct rdep_pass *p, kc_sym *from, kc_sym *to)
 		p->count[from->seq]++;
 }
 
+struct rdep_edge {
+	kc_tree *t;
+	struct rdep_pass *p;
+	kc_sym *to;
+};
+
+static void rdep_edge_fn(kc_sym *from, void *ctx)
+{
+	struct rdep_edge *x = ctx;
+	rdep_add(x->t, x->p, from, x->to);
+}
+
+/* Every symbol e reads is read by to. */
 static void rdep_add_expr(kc_tree *t, struct rdep_pass *p, kc_expr *e, kc_sym *to)
 {
-	while (e) {
-		switch (e->type) {
-		case E_OR:
-		case E_AND:
-			rdep_add_expr(t, p, e->right.expr, to);
-			e = e->left.expr;
-			continue;
-		case E_NOT:
-			e = e->left.expr;
-			continue;
-		case E_LIST:
-			rdep_add(t, p, e->right.sym, to);
-			e = e->left.expr;
-			continue;
-		case E_SYMBOL:
-			rdep_add(t, p, e->left.sym, to);
-			return;
-		case E_EQUAL:
-		case E_UNEQUAL:
-		case E_LTH:
-		case E_LEQ:
-		case E_GTH:
-		case E_GEQ:
-		case E_RANGE:
-			rdep_add(t, p, e->left.sym, to);
-			rdep_add(t, p, e->right.sym, to);
-			return;
-		default:
-			return;
-		}
-	}
+	struct rdep_edge x = {t, p, to};
+	kc_expr_for_each_sym(e, rdep_edge_fn, &x);
 }
 
 /* Both ways between a choice and a member: they read each other. */
