@@ -41,7 +41,10 @@
 #   Required by consequence where the README says "required for <feature>"
 #   (STRICTER, FIRST-LAST:SYM): NET_NS in v212-v235, whose own units
 #     (hostnamed, localed, machined) set PrivateNetwork=yes and failed to
-#     start without it until v236 (commit 6e2d7c4f13)
+#     start without it until v236 (commit 6e2d7c4f13); BASE_FULL (and
+#     BASE_SMALL=n where it replaced it) from v243, whose
+#     sysctl.d/50-pid-max.conf sets kernel.pid_max past what BASE_SMALL
+#     allows, so that systemd-sysctl.service fails at every boot
 set -uo pipefail
 ROOT=${ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 KFIT=${KFIT:-$ROOT/build/kfit}
@@ -51,7 +54,7 @@ SKIP=" SCHEDSTATS SCHED_DEBUG "
 LAGS="250:CRYPTO_USER_API_HASH 250:CRYPTO_HMAC 250:CRYPTO_SHA256
 251:CRYPTO_USER_API_HASH 251:CRYPTO_HMAC 251:CRYPTO_SHA256"
 declare -A TYPO=([EXT4_POSIX_ACL]=EXT4_FS_POSIX_ACL)
-STRICTER="212-235:NET_NS"
+STRICTER="212-235:NET_NS 243-999:BASE_FULL 243-999:BASE_SMALL=n"
 
 # The STRICTER symbols that apply to version $1, one a line.
 stricter() {
