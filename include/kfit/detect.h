@@ -146,7 +146,9 @@ bool kf_alias_cond_holds(const kf_alias *a, const kf_dotconfig *cfg);
 /*
  * The aliases matching a modalias as modprobe matches them (fnmatch), in
  * database order: indexes into db->aliases written to out (up to max).
- * Returns how many matched (may exceed max).
+ * Returns how many matched (may exceed max).  The first call after
+ * aliases were added (re)builds db->index, and every call uses its
+ * scratch space: one thread at a time per db.
  */
 size_t kf_aliasdb_match(const kf_aliasdb *db, const char *modalias,
 			size_t *out, size_t max);
