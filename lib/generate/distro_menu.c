@@ -425,7 +425,8 @@ kf_menu *kf_menu_new(prof_db *db, const char *const *wanted, size_t nwanted, boo
 	kf_menu *m = kf_xcalloc(1, sizeof(*m));
 	m->db = db;
 	m->wanted = kf_xcalloc(nwanted + 1, sizeof(char *));
-	memcpy(m->wanted, wanted, nwanted * sizeof(char *));
+	if (nwanted) /* --all: wanted may be NULL, and memcpy(.., NULL, 0) is undefined */
+		memcpy(m->wanted, wanted, nwanted * sizeof(char *));
 	m->nwanted = nwanted;
 	/* the profiles: those asked for (and, for releases, the releases they
 	 * inherit, so the menu can chain them), or all of them */
