@@ -258,16 +258,23 @@ static uint32_t literal_len(const char *p)
 	return k;
 }
 
+/* Order of literal prefixes: (a, la) against (b, lb), shorter first on a tie. */
+static int prefix_cmp(const char *a, uint32_t la, const char *b, uint32_t lb)
+{
+	int c = memcmp(a, b, la < lb ? la : lb);
+	if (c)
+		return c;
+	return la < lb ? -1 : la > lb;
+}
+
 static int by_prefix(const void *a, const void *b, void *ctx)
 {
 	const kf_aliasdb *db = ctx;
 	uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
-	uint32_t li = db->index->plen[i], lj = db->index->plen[j];
-	int c = memcmp(db->aliases[i].pattern, db->aliases[j].pattern, li < lj ? li : lj);
+	int c = prefix_cmp(db->aliases[i].pattern, db->index->plen[i], db->aliases[j].pattern,
+			   db->index->plen[j]);
 	if (c)
 		return c;
-	if (li != lj)
-		return li < lj ? -1 : 1;
 	return i < j ? -1 : i > j;
 }
 
@@ -299,11 +306,8 @@ static size_t lower_bound(const kf_aliasdb *db, const char *key, uint32_t k)
 	size_t lo = 0, hi = x->n;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		uint32_t i = x->order[mid], li = x->plen[i];
-		int c = memcmp(db->aliases[i].pattern, key, li < k ? li : k);
-		if (!c)
-			c = li < k ? -1 : li > k;
-		if (c < 0)
+		uint32_t i = x->order[mid];
+		if (prefix_cmp(db->aliases[i].pattern, x->plen[i], key, k) < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
