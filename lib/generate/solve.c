@@ -1437,6 +1437,7 @@ int kf_generate(const kf_gen_opts *o, const kf_base *base, kf_gen_result *res,
 	kf_diags scratch = KF_DIAGS_INIT;
 	kf_diags *saved_diags = t->diags;
 	t->diags = &scratch;
+	t->calc_lazy = true;
 
 	/* pins: single-symbol requirements that apply */
 	for (size_t i = 0; i < set->n; i++) {
@@ -1564,6 +1565,7 @@ int kf_generate(const kf_gen_opts *o, const kf_base *base, kf_gen_result *res,
 		/* what the search left invalid; then, if any symbol could
 		 * warn, everything again, fresh, with the warnings kept:
 		 * without a warning the values are the same either way */
+		t->calc_lazy = false;
 		for_all_symbols(t, i, s) sym_calc_value(t, s);
 		bool warns = false;
 		for_all_symbols(t, i, s)

@@ -875,10 +875,14 @@ kc_tri expr_calc_value(kc_tree *t, kc_expr *e)
 		return e->left.sym->curr.tri;
 	case E_AND:
 		val1 = expr_calc_value(t, e->left.expr);
+		if (val1 == KC_NO && t->calc_lazy)
+			return KC_NO;
 		val2 = expr_calc_value(t, e->right.expr);
 		return TRI_AND(val1, val2);
 	case E_OR:
 		val1 = expr_calc_value(t, e->left.expr);
+		if (val1 == KC_YES && t->calc_lazy)
+			return KC_YES;
 		val2 = expr_calc_value(t, e->right.expr);
 		return TRI_OR(val1, val2);
 	case E_NOT:

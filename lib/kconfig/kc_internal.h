@@ -275,6 +275,12 @@ struct kc_tree {
 	struct kc_journal *journal; /* calculated state to put back, or NULL */
 	size_t jtag;             /* tag of what is journaled now (the
 				    search's undo log length) */
+	bool calc_lazy;          /* expr_calc_value stops at the operand
+				    that decides an && or ||: the same
+				    values, but symbols the other operand
+				    reads are calculated later, so warnings
+				    come in another order (the generate
+				    search, whose warnings are not kept) */
 	/* preprocessor */
 	kc_var *vars;            /* variables */
 	kc_env *envs;            /* environment variables referenced */
