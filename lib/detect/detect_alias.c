@@ -13,18 +13,28 @@
 /*
  * Matching looks at the patterns that can match only: a pattern's literal
  * prefix (up to its first wildcard) must be a prefix of the modalias.  The
- * index sorts the aliases by that prefix; a modalias of length M asks for
- * the prefixes of each length 0..M (a binary search each), and the
- * candidates are matched with fnmatch in database order, as the whole
- * list was.  A db has thousands of patterns (a 6.12 tree about 90,000)
- * and a machine hundreds of devices.
+ * index groups the aliases by that prefix in a hash table (each group's
+ * aliases chained in database order); a modalias of length M asks for the
+ * prefixes of each length 0..M (one lookup each, the hash extended by one
+ * byte at a time), and the candidates are matched with fnmatch in
+ * database order, as the whole list was.  A db has thousands of patterns
+ * (a 6.12 tree about 90,000) and a machine hundreds of devices.
  */
 struct kf_alias_index {
-	size_t n;        /* aliases indexed */
-	uint32_t *order; /* alias indices by (literal prefix, index) */
-	uint32_t *plen;  /* literal prefix length of each alias */
-	uint32_t *cand;  /* scratch: candidates of one modalias */
-	size_t acand;    /* its capacity */
+	size_t n;          /* aliases indexed */
+	uint32_t *plen;    /* literal prefix length of each alias */
+	uint32_t *next;    /* the next alias of its group, UINT32_MAX: none */
+	uint32_t *first;   /* by group: its first alias */
+	uint32_t *last;    /* by group: its last alias */
+	size_t ngroups;    /* groups (distinct literal prefixes) */
+	kf_hindex groups;  /* groups by prefix */
+	uint32_t *cand;    /* scratch: candidates of one modalias */
+	size_t acand;      /* its capacity */
+	/* the aliases that name a driver (kf_alias_names_driver), in
+	 * database order: asked for every candidate device driver */
+	uint32_t *named;
+	size_t nnamed;
+	size_t named_of;   /* naliases when named was made, 0: not made */
 };
 
 kf_aliasdb *kf_aliasdb_new(void)
@@ -37,9 +47,13 @@ kf_aliasdb *kf_aliasdb_new(void)
 
 static void index_release(struct kf_alias_index *x)
 {
-	free(x->order);
 	free(x->plen);
+	free(x->next);
+	free(x->first);
+	free(x->last);
+	kf_hindex_release(&x->groups);
 	free(x->cand);
+	free(x->named);
 	memset(x, 0, sizeof(*x));
 }
 
@@ -68,7 +82,7 @@ static uint32_t modname_hash(const char *s)
 	return h;
 }
 
-static bool modname_eq(const char *a, const char *b)
+bool kf_modname_eq(const char *a, const char *b)
 {
 	for (; *a && *b; a++, b++) {
 		char x = *a == '-' ? '_' : *a, y = *b == '-' ? '_' : *b;
@@ -81,7 +95,7 @@ static bool modname_eq(const char *a, const char *b)
 static bool mod_eq(const void *ctx, size_t i, const void *name)
 {
 	const kf_aliasdb *db = ctx;
-	return modname_eq(db->mods[i].name, name);
+	return kf_modname_eq(db->mods[i].name, name);
 }
 
 kf_modinfo *kf_aliasdb_module(const kf_aliasdb *db, const char *name)
@@ -258,24 +272,18 @@ static uint32_t literal_len(const char *p)
 	return k;
 }
 
-/* Order of literal prefixes: (a, la) against (b, lb), shorter first on a tie. */
-static int prefix_cmp(const char *a, uint32_t la, const char *b, uint32_t lb)
-{
-	int c = memcmp(a, b, la < lb ? la : lb);
-	if (c)
-		return c;
-	return la < lb ? -1 : la > lb;
-}
+/* A prefix to look up: k bytes at p. */
+typedef struct {
+	const char *p;
+	uint32_t k;
+} prefix_key;
 
-static int by_prefix(const void *a, const void *b, void *ctx)
+static bool group_eq(const void *ctx, size_t g, const void *key)
 {
 	const kf_aliasdb *db = ctx;
-	uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
-	int c = prefix_cmp(db->aliases[i].pattern, db->index->plen[i], db->aliases[j].pattern,
-			   db->index->plen[j]);
-	if (c)
-		return c;
-	return i < j ? -1 : i > j;
+	const prefix_key *q = key;
+	uint32_t i = db->index->first[g];
+	return db->index->plen[i] == q->k && !memcmp(db->aliases[i].pattern, q->p, q->k);
 }
 
 static int by_index(const void *a, const void *b)
@@ -288,31 +296,30 @@ static void index_build(const kf_aliasdb *db)
 {
 	struct kf_alias_index *x = db->index;
 	index_release(x);
-	size_t n = db->naliases;
-	x->order = kf_xmalloc((n ? n : 1) * sizeof(*x->order));
+	size_t n = db->naliases, agroups = 0;
 	x->plen = kf_xmalloc((n ? n : 1) * sizeof(*x->plen));
+	x->next = kf_xmalloc((n ? n : 1) * sizeof(*x->next));
 	for (size_t i = 0; i < n; i++) {
-		x->order[i] = (uint32_t)i;
-		x->plen[i] = literal_len(db->aliases[i].pattern);
+		const char *p = db->aliases[i].pattern;
+		uint32_t k = literal_len(p), h = KF_HASH_INIT;
+		for (uint32_t j = 0; j < k; j++)
+			h = kf_hash_step(h, (unsigned char)p[j]);
+		x->plen[i] = k;
+		x->next[i] = UINT32_MAX;
+		prefix_key q = {p, k};
+		size_t g = kf_hindex_find(&x->groups, h, group_eq, db, &q);
+		if (g == KF_HINDEX_NONE) {
+			KF_GROW(x->first, x->ngroups + 1, agroups);
+			x->last = kf_xrealloc(x->last, agroups * sizeof(*x->last));
+			g = x->ngroups++;
+			x->first[g] = (uint32_t)i;
+			kf_hindex_add(&x->groups, h, g);
+		} else {
+			x->next[x->last[g]] = (uint32_t)i;
+		}
+		x->last[g] = (uint32_t)i;
 	}
-	qsort_r(x->order, n, sizeof(*x->order), by_prefix, (void *)db);
 	x->n = n;
-}
-
-/* First position in the index whose prefix is not less than (key, k). */
-static size_t lower_bound(const kf_aliasdb *db, const char *key, uint32_t k)
-{
-	const struct kf_alias_index *x = db->index;
-	size_t lo = 0, hi = x->n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		uint32_t i = x->order[mid];
-		if (prefix_cmp(db->aliases[i].pattern, x->plen[i], key, k) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
 }
 
 size_t kf_aliasdb_match(const kf_aliasdb *db, const char *modalias, size_t *out, size_t max)
@@ -335,11 +342,15 @@ size_t kf_aliasdb_match(const kf_aliasdb *db, const char *modalias, size_t *out,
 		index_build(db);
 	size_t ncand = 0;
 	size_t m = strlen(modalias);
+	uint32_t h = KF_HASH_INIT;
 	for (size_t k = 0; k <= m; k++) {
-		for (size_t pos = lower_bound(db, modalias, (uint32_t)k); pos < x->n; pos++) {
-			uint32_t i = x->order[pos];
-			if (x->plen[i] != k || memcmp(db->aliases[i].pattern, modalias, k))
-				break;
+		if (k)
+			h = kf_hash_step(h, (unsigned char)modalias[k - 1]);
+		prefix_key q = {modalias, (uint32_t)k};
+		size_t g = kf_hindex_find(&x->groups, h, group_eq, db, &q);
+		if (g == KF_HINDEX_NONE)
+			continue;
+		for (uint32_t i = x->first[g]; i != UINT32_MAX; i = x->next[i]) {
 			KF_GROW(x->cand, ncand + 1, x->acand);
 			x->cand[ncand++] = i;
 		}
@@ -354,6 +365,54 @@ size_t kf_aliasdb_match(const kf_aliasdb *db, const char *modalias, size_t *out,
 		n++;
 	}
 	return n;
+}
+
+/* An alias that names a driver as its device's driver link shows it:
+ * "driver:NAME" (PCI, USB, HID drivers) or "platform:NAME". */
+bool kf_alias_names_driver(const kf_alias *al, const char *bound)
+{
+	const char *p = al->pattern;
+	if (al->origin == KF_ALIAS_DRIVER && !strncmp(p, "driver:", 7))
+		return kf_modname_eq(p + 7, bound);
+	if (al->origin == KF_ALIAS_DRVNAME && !strncmp(p, "platform:", 9))
+		return kf_modname_eq(p + 9, bound);
+	return false;
+}
+
+static bool may_name_driver(const kf_alias *al)
+{
+	return (al->origin == KF_ALIAS_DRIVER && !strncmp(al->pattern, "driver:", 7)) ||
+	       (al->origin == KF_ALIAS_DRVNAME && !strncmp(al->pattern, "platform:", 9));
+}
+
+bool kf_aliasdb_module_drives(const kf_aliasdb *db, const char *module, const char *bound)
+{
+	struct kf_alias_index *x = db->index;
+	if (!x) { /* not made by kf_aliasdb_new */
+		for (size_t k = 0; k < db->naliases; k++)
+			if (!strcmp(db->aliases[k].module, module) &&
+			    kf_alias_names_driver(&db->aliases[k], bound))
+				return true;
+		return false;
+	}
+	if (x->named_of != db->naliases || !x->named) {
+		size_t a = 0;
+		x->nnamed = 0;
+		for (size_t k = 0; k < db->naliases; k++)
+			if (may_name_driver(&db->aliases[k])) {
+				KF_GROW(x->named, x->nnamed + 1, a);
+				x->named[x->nnamed++] = (uint32_t)k;
+			}
+		if (!x->named) /* none: remember that it was made */
+			x->named = kf_xmalloc(sizeof(*x->named));
+		x->named_of = db->naliases;
+	}
+	for (size_t k = 0; k < x->nnamed; k++) {
+		const kf_alias *al = &db->aliases[x->named[k]];
+		if (!strcmp(al->module, module) && kf_alias_names_driver(al, bound))
+			return true;
+	}
+	return false;
 }
 
 /* ---- cache ---- */

@@ -174,27 +174,6 @@ static int specificity(const char *p)
 	return n;
 }
 
-/* Driver and module names compare with '-' and '_' equal. */
-static bool name_eq(const char *a, const char *b)
-{
-	for (; *a && *b; a++, b++)
-		if ((*a == '-' ? '_' : *a) != (*b == '-' ? '_' : *b))
-			return false;
-	return !*a && !*b;
-}
-
-/* An alias that names a driver as its device's driver link shows it:
- * "driver:NAME" (PCI, USB, HID drivers) or "platform:NAME". */
-static bool bound_name_alias(const kf_alias *al, const char *bound)
-{
-	const char *p = al->pattern;
-	if (al->origin == KF_ALIAS_DRIVER && !strncmp(p, "driver:", 7))
-		return name_eq(p + 7, bound);
-	if (al->origin == KF_ALIAS_DRVNAME && !strncmp(p, "platform:", 9))
-		return name_eq(p + 9, bound);
-	return false;
-}
-
 /* An alias of the bound driver's own module, by the driver name the module
  * registers, or by the module's name with an entry for the device's bus
  * (modalias up to ':'): the HDA core binds snd_hda_codec_generic to a
@@ -204,23 +183,20 @@ static bool bound_name_alias(const kf_alias *al, const char *bound)
  * are of: and platform: ones. */
 static bool bound_alias(const kf_alias *al, const char *bound, const char *modalias)
 {
-	if (bound_name_alias(al, bound))
+	if (kf_alias_names_driver(al, bound))
 		return true;
 	const char *colon = strchr(modalias, ':');
 	size_t bl = colon ? (size_t)(colon - modalias) + 1 : 0;
-	return bl && !strncmp(al->pattern, modalias, bl) && name_eq(al->module, bound);
+	return bl && !strncmp(al->pattern, modalias, bl) && kf_modname_eq(al->module, bound);
 }
 
 /* True when module is the one whose driver is bound: the same name, or a
  * driver name the module registers. */
 static bool is_bound_module(const kf_aliasdb *db, const char *bound, const char *module)
 {
-	if (name_eq(bound, module))
+	if (kf_modname_eq(bound, module))
 		return true;
-	for (size_t k = 0; k < db->naliases; k++)
-		if (!strcmp(db->aliases[k].module, module) && bound_name_alias(&db->aliases[k], bound))
-			return true;
-	return false;
+	return kf_aliasdb_module_drives(db, module, bound);
 }
 
 bool kf_aliasdb_is_bound_module(const kf_aliasdb *db, const char *bound, const char *module)
@@ -341,7 +317,7 @@ void detect_match(dctx *c, const rootdevs *rd, const kf_dotconfig *cfg)
 			   of that name (snd_pcsp's platform driver is called
 			   "pcspkr" too) */
 			if (dv->bound && is_bound_module(db, dv->bound, al->module))
-				cs[nm].score += name_eq(dv->bound, al->module) ? 120000 : 100000;
+				cs[nm].score += kf_modname_eq(dv->bound, al->module) ? 120000 : 100000;
 			if (cfg && sym) {
 				const char *v = kf_dotconfig_get(cfg, sym);
 				if (v && (!strcmp(v, "y") || !strcmp(v, "m")))

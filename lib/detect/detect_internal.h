@@ -78,6 +78,14 @@ void kf_modinfo_add_firmware(kf_aliasdb *db, kf_modinfo *m, const char *fw);
  * has none yet), firmware and aliases in order, the counts added.  The
  * parallel scan merges its chunks with it, in file order. */
 void kf_aliasdb_merge(kf_aliasdb *db, const kf_aliasdb *part);
+/* Module and driver names compare with '-' and '_' equal, as kmod does. */
+bool kf_modname_eq(const char *a, const char *b);
+/* Does al name the driver bound ("driver:NAME" of a PCI, USB or HID
+ * driver, "platform:NAME" of a platform driver)? */
+bool kf_alias_names_driver(const kf_alias *al, const char *bound);
+/* Does one of module's aliases name the driver bound?  (The aliases that
+ * name drivers are indexed on first use.) */
+bool kf_aliasdb_module_drives(const kf_aliasdb *db, const char *module, const char *bound);
 /* Cache I/O: write/read db's source part as text. */
 int kf_aliasdb_save(const kf_aliasdb *db, const char *path, kf_diags *d);
 /* 0 loaded; -2 the cache entry is unusable (truncated, corrupted, another
