@@ -56,6 +56,17 @@ void kf_why_line(kc_tree *t, kc_sym *s, kf_strbuf *out)
 	} else if (s->visible != KC_NO && sym_has_value(s)) {
 		kf_strbuf_addf(out, "answered %s in the configuration",
 			       sym_get_string_value(t, s));
+	} else if (t->sem == KC_SEM_V2 && sym_get_choice_menu(t, s) &&
+		   s->curr.tri != KC_NO) {
+		/* an unanswered choice: its default, or else its first
+		 * visible member */
+		kc_menu *cm = sym_get_choice_menu(t, s);
+		kc_sym *ds = sym_choice_default_v2(t, cm);
+		const char *prompt = cm->prompt ? cm->prompt->text : NULL;
+		kf_strbuf_addf(out, "%s of the choice%s%s%s (%s:%d)",
+			       ds == s ? "the default" : "the first visible member",
+			       prompt ? " \"" : "", prompt ? prompt : "", prompt ? "\"" : "",
+			       cm->file, cm->lineno);
 	} else if (s->implied.tri != KC_NO) {
 		kf_strbuf sb = KF_STRBUF_INIT;
 		selectors(t, s->implied.expr, &sb);

@@ -1274,6 +1274,40 @@ static void restore_base(rs *R, const kf_base *b, kc_sym *s)
 	sym_invalidate(R->t, &s, 1);
 }
 
+/*
+ * After answering s back to its base value: is its choice (when s is a
+ * member) back too, every member as in the base?  Answering a member n
+ * moves the choice to another member, which differs from the base in its
+ * turn: a choice the base had invisible (every member off) cannot go back
+ * at all, and the member the move lands on is whatever the kernel picks
+ * from members all answered n (from 6.11 the last one: "Profile all if
+ * conditionals" of the branch profiling choice), not the choice's
+ * default.  Such a move is no step back.
+ */
+static bool choice_back(rs *R, const kf_base *b, kc_sym *s)
+{
+	kc_tree *t = R->t;
+	if (t->sem == KC_SEM_V2) {
+		kc_menu *cm = sym_get_choice_menu(t, s);
+		if (!cm)
+			return true;
+		for (kc_menu *m = menu_next(cm, cm); m; m = menu_next(m, cm))
+			if (m->sym && m->sym->seq < b->n &&
+			    !same_value(m->sym, kf_sym_shown(t, m->sym), base_value(b, m->sym)))
+				return false;
+		return true;
+	}
+	if (!sym_is_choice_value_v1(s))
+		return true;
+	kc_sym *cs = prop_get_symbol(sym_get_choice_prop(s));
+	kc_expr *e;
+	kc_sym *m;
+	for (e = sym_get_choice_prop(cs)->expr; e && (m = e->right.sym); e = e->left.expr)
+		if (m->seq < b->n && !same_value(m, kf_sym_shown(t, m), base_value(b, m)))
+			return false;
+	return true;
+}
+
 static void minimize(rs *R, const kf_base *b, const prof_req **held, size_t nheld)
 {
 	kc_tree *t = R->t;
@@ -1360,7 +1394,8 @@ static void minimize(rs *R, const kf_base *b, const prof_req **held, size_t nhel
 			journal_reset(R);
 			unsigned long edits_before = t->calc_edits;
 			set_tri(R, s, target);
-			if (same_value(s, kf_sym_shown(t, s), was) && all_hold(R, held, nheld)) {
+			if (same_value(s, kf_sym_shown(t, s), was) && choice_back(R, b, s) &&
+			    all_hold(R, held, nheld)) {
 				changed = true;
 				known = k + 1;
 			} else {
@@ -1541,7 +1576,7 @@ int kf_generate(const kf_gen_opts *o, const kf_base *base, kf_gen_result *res,
 				      : !strcmp(was, "m")	 ? KC_MOD
 								 : KC_YES);
 			const char *after = kf_sym_shown(t, s);
-			bool back = same_value(s, after, was);
+			bool back = same_value(s, after, was) && choice_back(&R, base, s);
 			bool ok = back && all_hold(&R, held, nheld);
 			rollback(&R, mark);
 			if (ok) {
