@@ -34,7 +34,7 @@ struct kf_alias_index {
 	 * database order: asked for every candidate device driver */
 	uint32_t *named;
 	size_t nnamed;
-	size_t named_of;   /* naliases when named was made, 0: not made */
+	size_t named_of;   /* naliases + 1 when named was made, 0: not made */
 };
 
 kf_aliasdb *kf_aliasdb_new(void)
@@ -367,22 +367,22 @@ size_t kf_aliasdb_match(const kf_aliasdb *db, const char *modalias, size_t *out,
 	return n;
 }
 
-/* An alias that names a driver as its device's driver link shows it:
- * "driver:NAME" (PCI, USB, HID drivers) or "platform:NAME". */
-bool kf_alias_names_driver(const kf_alias *al, const char *bound)
+/* The driver name an alias gives as its device's driver link shows it
+ * ("driver:NAME" of PCI, USB and HID drivers, "platform:NAME"), or NULL. */
+static const char *driver_name(const kf_alias *al)
 {
 	const char *p = al->pattern;
 	if (al->origin == KF_ALIAS_DRIVER && !strncmp(p, "driver:", 7))
-		return kf_modname_eq(p + 7, bound);
+		return p + 7;
 	if (al->origin == KF_ALIAS_DRVNAME && !strncmp(p, "platform:", 9))
-		return kf_modname_eq(p + 9, bound);
-	return false;
+		return p + 9;
+	return NULL;
 }
 
-static bool may_name_driver(const kf_alias *al)
+bool kf_alias_names_driver(const kf_alias *al, const char *bound)
 {
-	return (al->origin == KF_ALIAS_DRIVER && !strncmp(al->pattern, "driver:", 7)) ||
-	       (al->origin == KF_ALIAS_DRVNAME && !strncmp(al->pattern, "platform:", 9));
+	const char *n = driver_name(al);
+	return n && kf_modname_eq(n, bound);
 }
 
 bool kf_aliasdb_module_drives(const kf_aliasdb *db, const char *module, const char *bound)
@@ -395,17 +395,17 @@ bool kf_aliasdb_module_drives(const kf_aliasdb *db, const char *module, const ch
 				return true;
 		return false;
 	}
-	if (x->named_of != db->naliases || !x->named) {
+	if (x->named_of != db->naliases + 1) {
 		size_t a = 0;
+		free(x->named);
+		x->named = NULL;
 		x->nnamed = 0;
 		for (size_t k = 0; k < db->naliases; k++)
-			if (may_name_driver(&db->aliases[k])) {
+			if (driver_name(&db->aliases[k])) {
 				KF_GROW(x->named, x->nnamed + 1, a);
 				x->named[x->nnamed++] = (uint32_t)k;
 			}
-		if (!x->named) /* none: remember that it was made */
-			x->named = kf_xmalloc(sizeof(*x->named));
-		x->named_of = db->naliases;
+		x->named_of = db->naliases + 1;
 	}
 	for (size_t k = 0; k < x->nnamed; k++) {
 		const kf_alias *al = &db->aliases[x->named[k]];
