@@ -58,7 +58,8 @@ typedef struct setrec {
 	size_t logidx;        /* undo log length after the change */
 	kc_sym *sym;          /* symbol */
 	const prof_req *req;  /* requirement being applied */
-	char *path;           /* "A=y needs B needs C" */
+	size_t path;          /* "A=y needs B needs C": its offset in
+				 rs.paths */
 } setrec;
 
 typedef struct rs {
@@ -72,6 +73,10 @@ typedef struct rs {
 	size_t npins, apins;     /* their count */
 	setrec *sets;            /* answers and why */
 	size_t nsets, asets;     /* their count */
+	kf_strbuf paths;         /* the sets' paths, each ended by a NUL:
+				    undoing a set gives its path's bytes
+				    back (the search sets and undoes
+				    thousands) */
 	kc_sym *stack[MAX_DEPTH + 2]; /* symbols being pursued */
 	bool stack_on[MAX_DEPTH + 2]; /* on (true) or off */
 	int depth;               /* stack depth */
@@ -248,7 +253,7 @@ static void rollback(rs *R, size_t mark)
 	}
 	/* drop explanations of undone changes */
 	while (R->nsets && R->sets[R->nsets - 1].logidx > mark)
-		R->nsets--;
+		R->paths.len = R->sets[--R->nsets].path;
 	R->t->jtag = R->nlog;
 	if (put_back) {
 		kc_journal_undo(R->t, mark);
@@ -263,21 +268,67 @@ static void rollback(rs *R, size_t mark)
 
 static void record(rs *R, kc_sym *s)
 {
-	kf_strbuf p = KF_STRBUF_INIT;
-	for (int i = 0; i < R->depth; i++) {
-		if (i)
-			kf_strbuf_addstr(&p, connector(R, i, false));
-		kf_strbuf_addstr(&p, symname(R->stack[i]));
-		if (!R->stack_on[i])
-			kf_strbuf_addstr(&p, " off");
-	}
 	KF_GROW(R->sets, R->nsets + 1, R->asets);
 	R->sets[R->nsets].logidx = R->nlog;
 	R->sets[R->nsets].sym = s;
 	R->sets[R->nsets].req = R->cur;
-	R->sets[R->nsets].path = kf_arena_strdup(R->arena, kf_strbuf_str(&p));
+	R->sets[R->nsets].path = R->paths.len;
 	R->nsets++;
-	kf_strbuf_release(&p);
+	kf_strbuf *p = &R->paths;
+	for (int i = 0; i < R->depth; i++) {
+		if (i)
+			kf_strbuf_addstr(p, connector(R, i, false));
+		kf_strbuf_addstr(p, symname(R->stack[i]));
+		if (!R->stack_on[i])
+			kf_strbuf_addstr(p, " off");
+	}
+	kf_strbuf_addch(p, 0);
+}
+
+/* The path of a set (record). */
+static const char *set_path(const rs *R, const setrec *sr)
+{
+	return R->paths.buf + sr->path;
+}
+
+/*
+ * The members of the choice s belongs to, V1 (the choice's expression
+ * list) and V2 (the menus under the choice) alike:
+ *	choice_iter it;
+ *	if (choice_iter_init(t, s, &it))
+ *		for (kc_sym *m; (m = choice_iter_next(&it));)
+ * choice_iter_init is false when s is no choice member.
+ */
+typedef struct {
+	kc_menu *cm, *m; /* V2: the choice's menu, the current member's */
+	kc_expr *e;      /* V1: the rest of the member list */
+} choice_iter;
+
+static bool choice_iter_init(kc_tree *t, kc_sym *s, choice_iter *it)
+{
+	*it = (choice_iter){0};
+	if (t->sem == KC_SEM_V2) {
+		it->cm = it->m = sym_get_choice_menu(t, s);
+		return it->cm != NULL;
+	}
+	if (!sym_is_choice_value_v1(s))
+		return false;
+	it->e = sym_get_choice_prop(prop_get_symbol(sym_get_choice_prop(s)))->expr;
+	return true;
+}
+
+static kc_sym *choice_iter_next(choice_iter *it)
+{
+	if (it->cm) {
+		while ((it->m = menu_next(it->m, it->cm)))
+			if (it->m->sym)
+				return it->m->sym;
+		return NULL;
+	}
+	kc_sym *m = it->e ? it->e->right.sym : NULL;
+	if (m)
+		it->e = it->e->left.expr;
+	return m;
 }
 
 static void set_tri(rs *R, kc_sym *s, kc_tri v)
@@ -294,10 +345,9 @@ static void set_tri(rs *R, kc_sym *s, kc_tri v)
 		if (cs->def[S_DEF_USER].tri < KC_YES)
 			cs->def[S_DEF_USER].tri = KC_YES;
 		cs->flags |= SYMBOL_DEF_USER;
-		kc_expr *e;
-		kc_sym *m;
-		for (e = sym_get_choice_prop(cs)->expr; e && (m = e->right.sym);
-		     e = e->left.expr) {
+		choice_iter it;
+		choice_iter_init(t, s, &it);
+		for (kc_sym *m; (m = choice_iter_next(&it));) {
 			if (m == s)
 				continue;
 			log_sym(R, m);
@@ -642,23 +692,14 @@ static bool need_off(rs *R, kc_sym *s)
 	if (ok && s->curr.tri != KC_NO) {
 		opt opts[40];
 		int n = 0;
-		kc_menu *cm = t->sem == KC_SEM_V2 ? sym_get_choice_menu(t, s) : NULL;
-		bool member = t->sem == KC_SEM_V2 ? cm != NULL : sym_is_choice_value_v1(s);
-		if (member) {
+		choice_iter it;
+		if (choice_iter_init(t, s, &it)) {
 			/* another member of its choice */
-			if (t->sem == KC_SEM_V2) {
-				for (kc_menu *m = menu_next(cm, cm); m && n < 32;
-				     m = menu_next(m, cm))
-					if (m->sym && m->sym != s)
-						opts[n++] = (opt){.kind = OPT_CHOOSE, .s = m->sym};
-			} else {
+			for (kc_sym *m; n < 32 && (m = choice_iter_next(&it));)
+				if (m != s)
+					opts[n++] = (opt){.kind = OPT_CHOOSE, .s = m};
+			if (t->sem == KC_SEM_V1) {
 				kc_sym *cs = prop_get_symbol(sym_get_choice_prop(s));
-				kc_expr *e;
-				kc_sym *m;
-				for (e = sym_get_choice_prop(cs)->expr;
-				     e && (m = e->right.sym) && n < 32; e = e->left.expr)
-					if (m != s)
-						opts[n++] = (opt){.kind = OPT_CHOOSE, .s = m};
 				if (sym_is_optional(cs) || cs->type == S_TRISTATE)
 					opts[n++] = (opt){.kind = OPT_ANSWER_OFF};
 			}
@@ -1287,22 +1328,10 @@ static void restore_base(rs *R, const kf_base *b, kc_sym *s)
 static bool choice_back(rs *R, const kf_base *b, kc_sym *s)
 {
 	kc_tree *t = R->t;
-	if (t->sem == KC_SEM_V2) {
-		kc_menu *cm = sym_get_choice_menu(t, s);
-		if (!cm)
-			return true;
-		for (kc_menu *m = menu_next(cm, cm); m; m = menu_next(m, cm))
-			if (m->sym && m->sym->seq < b->n &&
-			    !same_value(m->sym, kf_sym_shown(t, m->sym), base_value(b, m->sym)))
-				return false;
+	choice_iter it;
+	if (!choice_iter_init(t, s, &it))
 		return true;
-	}
-	if (!sym_is_choice_value_v1(s))
-		return true;
-	kc_sym *cs = prop_get_symbol(sym_get_choice_prop(s));
-	kc_expr *e;
-	kc_sym *m;
-	for (e = sym_get_choice_prop(cs)->expr; e && (m = e->right.sym); e = e->left.expr)
+	for (kc_sym *m; (m = choice_iter_next(&it));)
 		if (m->seq < b->n && !same_value(m, kf_sym_shown(t, m), base_value(b, m)))
 			return false;
 	return true;
@@ -1455,6 +1484,7 @@ static void rs_release(rs *R)
 	free(R->log);
 	free(R->pins);
 	free(R->sets);
+	kf_strbuf_release(&R->paths);
 	kf_strbuf_release(&R->fail);
 }
 
@@ -1680,10 +1710,10 @@ int kf_generate(const kf_gen_opts *o, const kf_base *base, kf_gen_result *res,
 		kf_strbuf w = KF_STRBUF_INIT;
 		if (sr && sr->req) {
 			c->req = sr->req;
-			c->path = sr->path;
+			c->path = kf_arena_strdup(res->arena, set_path(&R, sr));
 			c->group = group_of(o, sr->req);
-			if (sr->path && strchr(sr->path, ' '))
-				kf_strbuf_addf(&w, "%s (for %s:%d)", sr->path,
+			if (strchr(c->path, ' '))
+				kf_strbuf_addf(&w, "%s (for %s:%d)", c->path,
 					       sr->req->loc.file ? sr->req->loc.file : "?",
 					       sr->req->loc.line);
 			else
