@@ -30,11 +30,15 @@ struct kf_alias_index {
 	kf_hindex groups;  /* groups by prefix */
 	uint32_t *cand;    /* scratch: candidates of one modalias */
 	size_t acand;      /* its capacity */
-	/* the aliases that name a driver (kf_alias_names_driver), in
-	 * database order: asked for every candidate device driver */
-	uint32_t *named;
-	size_t nnamed;
-	size_t named_of;   /* naliases + 1 when named was made, 0: not made */
+	/* for the bound-driver questions (kf_aliasdb_module_drives,
+	 * kf_aliasdb_bound_alias), asked for every device with a driver:
+	 * made together, for the first naliases + 1 (0: not made) */
+	size_t drv_of;
+	kf_hindex drvfirst; /* a driver name: the first alias naming it */
+	kf_hindex moddrv;   /* module and driver name: an alias of the
+			       module naming that driver */
+	kf_hindex modbus;   /* module and bus ("pci:"): the module's first
+			       alias of that bus */
 };
 
 kf_aliasdb *kf_aliasdb_new(void)
@@ -53,7 +57,9 @@ static void index_release(struct kf_alias_index *x)
 	free(x->last);
 	kf_hindex_release(&x->groups);
 	free(x->cand);
-	free(x->named);
+	kf_hindex_release(&x->drvfirst);
+	kf_hindex_release(&x->moddrv);
+	kf_hindex_release(&x->modbus);
 	memset(x, 0, sizeof(*x));
 }
 
@@ -66,6 +72,9 @@ void kf_aliasdb_free(kf_aliasdb *db)
 	free(db->mods);
 	free(db->aliases);
 	kf_hindex_release(&db->modindex);
+	for (size_t i = 0; i < db->ntexts; i++)
+		free(db->texts[i]);
+	free(db->texts);
 	if (db->index)
 		index_release(db->index);
 	free(db->index);
@@ -155,6 +164,28 @@ bool kf_alias_cond_holds(const kf_alias *a, const kf_dotconfig *cfg)
 		p = *e ? e + 1 : e;
 	}
 	return true;
+}
+
+/* kf_aliasdb_add with the strings kept, not copied: they live as long as
+ * db (a table in db->texts). */
+static kf_alias *add_kept(kf_aliasdb *db, const char *pattern, const char *module,
+			  const char *part_symbol, const char *file, int line,
+			  kf_alias_origin origin)
+{
+	KF_GROW(db->aliases, db->naliases + 1, db->aalloc);
+	kf_alias *a = &db->aliases[db->naliases++];
+	a->pattern = pattern;
+	kf_modinfo *m = kf_aliasdb_module_get(db, module);
+	a->module = m->name;
+	a->part_symbol = part_symbol;
+	a->file = file;
+	a->line = line;
+	a->origin = origin;
+	a->symbol = NULL;
+	a->makefile = NULL;
+	a->mkline = 0;
+	a->cond = NULL;
+	return a;
 }
 
 kf_alias *kf_aliasdb_add(kf_aliasdb *db, const char *pattern, const char *module,
@@ -385,6 +416,87 @@ bool kf_alias_names_driver(const kf_alias *al, const char *bound)
 	return n && kf_modname_eq(n, bound);
 }
 
+/* The length of a pattern's bus prefix ("pci:"), with its colon; 0 when
+ * it has none. */
+static size_t bus_len(const char *s)
+{
+	const char *c = strchr(s, ':');
+	return c ? (size_t)(c - s) + 1 : 0;
+}
+
+/* A module or driver name's hash continued ('-' and '_' alike). */
+static uint32_t modname_step(uint32_t h, const char *s)
+{
+	for (; *s; s++)
+		h = kf_hash_step(h, (unsigned char)(*s == '-' ? '_' : *s));
+	return kf_hash_step(h, 0);
+}
+
+static uint32_t mem_step(uint32_t h, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		h = kf_hash_step(h, (unsigned char)s[i]);
+	return h;
+}
+
+typedef struct drvkey {
+	const kf_aliasdb *db;
+	const char *module, *driver, *bus; /* what is asked; NULL: not part */
+	size_t buslen;
+} drvkey;
+
+static bool drvfirst_eq(const void *ctx, size_t i, const void *key)
+{
+	const drvkey *k = key;
+	return kf_alias_names_driver(&k->db->aliases[i], k->driver);
+}
+
+static bool moddrv_eq(const void *ctx, size_t i, const void *key)
+{
+	const drvkey *k = key;
+	const kf_alias *al = &k->db->aliases[i];
+	return !strcmp(al->module, k->module) && kf_alias_names_driver(al, k->driver);
+}
+
+static bool modbus_eq(const void *ctx, size_t i, const void *key)
+{
+	const drvkey *k = key;
+	const kf_alias *al = &k->db->aliases[i];
+	return bus_len(al->pattern) == k->buslen && !memcmp(al->pattern, k->bus, k->buslen) &&
+	       kf_modname_eq(al->module, k->module);
+}
+
+/* Make the bound-driver maps for the aliases db has now. */
+static void drv_index(const kf_aliasdb *db, struct kf_alias_index *x)
+{
+	if (x->drv_of == db->naliases + 1)
+		return;
+	kf_hindex_release(&x->drvfirst);
+	kf_hindex_release(&x->moddrv);
+	kf_hindex_release(&x->modbus);
+	for (size_t k = 0; k < db->naliases; k++) {
+		const kf_alias *al = &db->aliases[k];
+		const char *drv = driver_name(al);
+		drvkey key = {db, al->module, drv, al->pattern, bus_len(al->pattern)};
+		if (drv) {
+			uint32_t h = modname_step(KF_HASH_INIT, drv);
+			if (kf_hindex_find(&x->drvfirst, h, drvfirst_eq, NULL, &key) ==
+			    KF_HINDEX_NONE)
+				kf_hindex_add(&x->drvfirst, h, k);
+			h = modname_step(kf_hash_str(al->module), drv);
+			if (kf_hindex_find(&x->moddrv, h, moddrv_eq, NULL, &key) == KF_HINDEX_NONE)
+				kf_hindex_add(&x->moddrv, h, k);
+		}
+		if (key.buslen) {
+			uint32_t h = mem_step(modname_step(KF_HASH_INIT, al->module), al->pattern,
+					      key.buslen);
+			if (kf_hindex_find(&x->modbus, h, modbus_eq, NULL, &key) == KF_HINDEX_NONE)
+				kf_hindex_add(&x->modbus, h, k);
+		}
+	}
+	x->drv_of = db->naliases + 1;
+}
+
 bool kf_aliasdb_module_drives(const kf_aliasdb *db, const char *module, const char *bound)
 {
 	struct kf_alias_index *x = db->index;
@@ -395,24 +507,40 @@ bool kf_aliasdb_module_drives(const kf_aliasdb *db, const char *module, const ch
 				return true;
 		return false;
 	}
-	if (x->named_of != db->naliases + 1) {
-		size_t a = 0;
-		free(x->named);
-		x->named = NULL;
-		x->nnamed = 0;
+	drv_index(db, x);
+	drvkey key = {db, module, bound, NULL, 0};
+	return kf_hindex_find(&x->moddrv, modname_step(kf_hash_str(module), bound), moddrv_eq,
+			      NULL, &key) != KF_HINDEX_NONE;
+}
+
+bool kf_alias_is_bound(const kf_alias *al, const char *bound, const char *modalias)
+{
+	if (kf_alias_names_driver(al, bound))
+		return true;
+	size_t bl = bus_len(modalias);
+	return bl && !strncmp(al->pattern, modalias, bl) && kf_modname_eq(al->module, bound);
+}
+
+size_t kf_aliasdb_bound_alias(const kf_aliasdb *db, const char *bound, const char *modalias)
+{
+	struct kf_alias_index *x = db->index;
+	if (!x) { /* not made by kf_aliasdb_new */
 		for (size_t k = 0; k < db->naliases; k++)
-			if (driver_name(&db->aliases[k])) {
-				KF_GROW(x->named, x->nnamed + 1, a);
-				x->named[x->nnamed++] = (uint32_t)k;
-			}
-		x->named_of = db->naliases + 1;
+			if (kf_alias_is_bound(&db->aliases[k], bound, modalias))
+				return k;
+		return SIZE_MAX;
 	}
-	for (size_t k = 0; k < x->nnamed; k++) {
-		const kf_alias *al = &db->aliases[x->named[k]];
-		if (!strcmp(al->module, module) && kf_alias_names_driver(al, bound))
-			return true;
-	}
-	return false;
+	drv_index(db, x);
+	drvkey key = {db, bound, bound, modalias, bus_len(modalias)};
+	size_t a = kf_hindex_find(&x->drvfirst, modname_step(KF_HASH_INIT, bound), drvfirst_eq,
+				  NULL, &key);
+	size_t b = KF_HINDEX_NONE;
+	if (key.buslen)
+		b = kf_hindex_find(&x->modbus,
+				   mem_step(modname_step(KF_HASH_INIT, bound), modalias, key.buslen),
+				   modbus_eq, NULL, &key);
+	/* KF_HINDEX_NONE is SIZE_MAX: the smaller is the first */
+	return a < b ? a : b;
 }
 
 /* ---- cache ---- */
@@ -468,9 +596,20 @@ static int split_tabs(char *s, char **f, int max)
 	return n;
 }
 
-static const char *dash_null(kf_aliasdb *db, const char *s)
+/* A field of the table ("-": none); the table is kept, so is s. */
+static const char *dash_null(const char *s)
 {
-	return strcmp(s, "-") ? kf_arena_strdup(db->arena, s) : NULL;
+	return strcmp(s, "-") ? s : NULL;
+}
+
+/* A decimal field (atoi without the locale and the long long). */
+static int num(const char *s)
+{
+	bool neg = *s == '-';
+	unsigned v = 0;
+	for (s += neg; *s >= '0' && *s <= '9'; s++)
+		v = v * 10 + (unsigned)(*s - '0');
+	return neg ? -(int)v : (int)v;
 }
 
 int kf_aliasdb_load(kf_aliasdb *db, const char *path, kf_diags *d)
@@ -495,7 +634,12 @@ int kf_aliasdb_parse(kf_aliasdb *db, kf_strbuf *text, const char *path, kf_diags
 		kf_strbuf_release(&sb);
 		return -1;
 	}
-	char *s = sb.buf + strlen(CACHE_MAGIC);
+	/* the table stays: its fields, cut at the tabs and newlines, are the
+	 * strings of the aliases and modules */
+	char *tab = kf_strbuf_detach(&sb);
+	db->texts = kf_xrealloc(db->texts, (db->ntexts + 1) * sizeof(*db->texts));
+	db->texts[db->ntexts++] = tab;
+	char *s = tab + strlen(CACHE_MAGIC);
 	while (*s) {
 		char *e = strchr(s, '\n');
 		if (e)
@@ -503,16 +647,16 @@ int kf_aliasdb_parse(kf_aliasdb *db, kf_strbuf *text, const char *path, kf_diags
 		char *f[11];
 		int n = split_tabs(s, f, 11);
 		if (f[0][0] == 'T' && n >= 5) {
-			db->tree = dash_null(db, f[1]);
-			db->kernelversion = dash_null(db, f[2]);
+			db->tree = dash_null(f[1]);
+			db->kernelversion = dash_null(f[2]);
 			db->nsources = strtoul(f[3], NULL, 10);
 			db->nmakefiles = strtoul(f[4], NULL, 10);
 		} else if (f[0][0] == 'M' && n >= 7) {
 			kf_modinfo *m = kf_aliasdb_module_get(db, f[1]);
-			m->symbol = dash_null(db, f[2]);
-			m->makefile = dash_null(db, f[3]);
-			m->line = atoi(f[4]);
-			m->object = dash_null(db, f[5]);
+			m->symbol = dash_null(f[2]);
+			m->makefile = dash_null(f[3]);
+			m->line = num(f[4]);
+			m->object = dash_null(f[5]);
 			char *fw = f[6];
 			while (*fw) {
 				char *sep = strchr(fw, '\x1f');
@@ -524,19 +668,17 @@ int kf_aliasdb_parse(kf_aliasdb *db, kf_strbuf *text, const char *path, kf_diags
 				fw = sep + 1;
 			}
 		} else if (f[0][0] == 'A' && n >= 10) {
-			kf_alias *a = kf_aliasdb_add(db, f[1], f[2], strcmp(f[3], "-") ? f[3] : NULL,
-						     strcmp(f[4], "-") ? f[4] : NULL, atoi(f[5]),
-						     (kf_alias_origin)atoi(f[6]));
-			a->symbol = dash_null(db, f[7]);
-			a->makefile = dash_null(db, f[8]);
-			a->mkline = atoi(f[9]);
+			kf_alias *a = add_kept(db, f[1], f[2], dash_null(f[3]), dash_null(f[4]),
+					       num(f[5]), (kf_alias_origin)num(f[6]));
+			a->symbol = dash_null(f[7]);
+			a->makefile = dash_null(f[8]);
+			a->mkline = num(f[9]);
 			if (n >= 11)
-				a->cond = dash_null(db, f[10]);
+				a->cond = dash_null(f[10]);
 		}
 		if (!e)
 			break;
 		s = e + 1;
 	}
-	kf_strbuf_release(&sb);
 	return 0;
 }

@@ -181,15 +181,6 @@ static int specificity(const char *p)
  * which no codec reports).  The bus keeps an old kernel's driver name out:
  * EHCI's PCI driver was "ehci_hcd", today the core module, whose entries
  * are of: and platform: ones. */
-static bool bound_alias(const kf_alias *al, const char *bound, const char *modalias)
-{
-	if (kf_alias_names_driver(al, bound))
-		return true;
-	const char *colon = strchr(modalias, ':');
-	size_t bl = colon ? (size_t)(colon - modalias) + 1 : 0;
-	return bl && !strncmp(al->pattern, modalias, bl) && kf_modname_eq(al->module, bound);
-}
-
 /* True when module is the one whose driver is bound: the same name, or a
  * driver name the module registers. */
 static bool is_bound_module(const kf_aliasdb *db, const char *bound, const char *module)
@@ -268,16 +259,15 @@ void detect_match(dctx *c, const rootdevs *rd, const kf_dotconfig *cfg)
 			bool have = false;
 			for (size_t k = 0; k < n && k < cap && !have; k++)
 				have = is_bound_module(db, dv->bound, db->aliases[idx[k]].module);
-			for (size_t k = 0; k < db->naliases && !have; k++) {
-				const kf_alias *al = &db->aliases[k];
-				if (!bound_alias(al, dv->bound, dv->modalias))
-					continue;
+			size_t k = have ? SIZE_MAX
+					: kf_aliasdb_bound_alias(db, dv->bound, dv->modalias);
+			if (k != SIZE_MAX) {
 				if (n >= cap) {
 					cap = n + 16;
 					idx = kf_xrealloc(idx, cap * sizeof(size_t));
 				}
 				idx[n++] = k;
-				have = by_bound = true;
+				by_bound = true;
 			}
 		}
 		const char **mods = kf_arena_alloc(c->a, (n + 1) * sizeof(char *));
@@ -353,7 +343,7 @@ void detect_match(dctx *c, const rootdevs *rd, const kf_dotconfig *cfg)
 			    is_bound_module(db, dv->bound, cs[best].al->module) &&
 			    is_bound_module(db, dv->bound, al->module))
 				continue;
-			const char *via = by_bound && bound_alias(al, dv->bound, dv->modalias)
+			const char *via = by_bound && kf_alias_is_bound(al, dv->bound, dv->modalias)
 						  ? " (the driver bound to it)"
 					  : al->origin == KF_ALIAS_MODULES ? " (modules.alias)"
 					  : al->origin == KF_ALIAS_BUILTIN ? " (modules.builtin.modinfo)"

@@ -83,9 +83,16 @@ bool kf_modname_eq(const char *a, const char *b);
 /* Does al name the driver bound ("driver:NAME" of a PCI, USB or HID
  * driver, "platform:NAME" of a platform driver)? */
 bool kf_alias_names_driver(const kf_alias *al, const char *bound);
-/* Does one of module's aliases name the driver bound?  (The aliases that
- * name drivers are indexed on first use.) */
+/* Does one of module's aliases name the driver bound?  (The aliases are
+ * indexed by driver, module and bus on first use.) */
 bool kf_aliasdb_module_drives(const kf_aliasdb *db, const char *module, const char *bound);
+/* Does alias al point at the driver bound to a device of this modalias:
+ * it names the driver, or it is the driver's module's alias on the
+ * device's bus ("pci:")? */
+bool kf_alias_is_bound(const kf_alias *al, const char *bound, const char *modalias);
+/* The first alias (in database order) kf_alias_is_bound for a device,
+ * or SIZE_MAX. */
+size_t kf_aliasdb_bound_alias(const kf_aliasdb *db, const char *bound, const char *modalias);
 /* Cache I/O: write/read db's source part as text. */
 int kf_aliasdb_save(const kf_aliasdb *db, const char *path, kf_diags *d);
 /* 0 loaded; -2 the cache entry is unusable (truncated, corrupted, another

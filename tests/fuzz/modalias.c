@@ -5,7 +5,9 @@
  * as the table inside one, and then every one of its
  * first 32 lines is matched as a modalias against what was loaded, and
  * the indexed matcher's answer must be the whole list's (fnmatch over
- * every pattern in database order): a difference aborts.
+ * every pattern in database order), and so must the bound-driver answers
+ * (each line's first word and the modules of the first aliases as the
+ * bound driver): a difference aborts.
  */
 #include <fnmatch.h>
 #include "fuzz_common.h"
@@ -23,6 +25,21 @@ static void match_both(const kf_aliasdb *db, const char *modalias)
 		}
 	if (n != r || memcmp(out, ref, (n < 8 ? n : 8) * sizeof(*out)))
 		abort();
+}
+
+/* The bound-driver questions, indexed and by the whole list (a copy of
+ * db without its index). */
+static void bound_both(const kf_aliasdb *db, const char *bound, const char *modalias)
+{
+	kf_aliasdb lin = *db;
+	lin.index = NULL;
+	if (kf_aliasdb_bound_alias(db, bound, modalias) !=
+	    kf_aliasdb_bound_alias(&lin, bound, modalias))
+		abort();
+	for (size_t i = 0; i < db->naliases && i < 4; i++)
+		if (kf_aliasdb_module_drives(db, db->aliases[i].module, bound) !=
+		    kf_aliasdb_module_drives(&lin, db->aliases[i].module, bound))
+			abort();
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -48,6 +65,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			*e = 0;
 		match_both(db, s);
 		match_both(cache, s);
+		/* the line's first word as the bound driver, and the modules
+		   of the first aliases */
+		char *word = kf_xstrndup(s, strcspn(s, " \t"));
+		bound_both(db, word, s);
+		bound_both(cache, word, s);
+		for (size_t k = 0; k < db->naliases && k < 4; k++)
+			bound_both(db, db->aliases[k].module, s);
+		free(word);
 		(void)kf_aliasdb_module(db, s);
 		s = e ? e + 1 : NULL;
 	}

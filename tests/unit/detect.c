@@ -5,11 +5,13 @@
  * macros (PCI_VDEVICE, ## pasting, #undef/redefinition by position, enum
  * constants), exported tables only, MODULE_ALIAS/MODULE_FIRMWARE, platform
  * driver names, the cache round trip, fnmatch matching; and detection of a
- * derivative distro (ID_LIKE), chassis, console, CPU and a dm-crypt root.
+ * derivative distro (ID_LIKE), chassis, console, CPU and a dm-crypt root;
+ * the bound-driver questions, indexed and by the whole list.
  *
  * Prints "ok NAME" / "not ok NAME" (+ "  ..." detail lines) per case.
  */
 #include "kfit/detect.h"
+#include "detect_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -373,6 +375,83 @@ static void firewall_tests(const char *base)
 	free(r);
 }
 
+/* The bound-driver questions on a hand-made database: the indexed answer,
+ * the answer of the whole list in database order, and the expected one. */
+static const struct {
+	const char *pattern, *module;
+	kf_alias_origin origin;
+} bound_db[] = {
+	{"pci:v00008086d00001E31sv*sd*bc*sc*i*", "xhci_pci", KF_ALIAS_SOURCE},   /* 0 */
+	{"driver:xhci_hcd", "xhci_pci", KF_ALIAS_DRIVER},                        /* 1 */
+	{"usb:v*p*d*dc*dsc*dp*ic09isc*ip*in*", "usbcore", KF_ALIAS_SOURCE},      /* 2 */
+	{"platform:serial8250", "8250", KF_ALIAS_DRVNAME},                       /* 3 */
+	{"pci:v*d*sv*sd*bc07sc00i*", "8250_pci", KF_ALIAS_SOURCE},               /* 4 */
+	{"driver:xhci_hcd", "xhci_plat_hcd", KF_ALIAS_DRIVER},                   /* 5 */
+	{"acpi*:PNP0501:*", "8250_pnp", KF_ALIAS_SOURCE},                        /* 6 */
+	{"pci:v000010ECd00008168sv*sd*bc*sc*i*", "r8169", KF_ALIAS_SOURCE},      /* 7 */
+	{"pci:v*d*sv*sd*bc0Csc03i30", "xhci-pci", KF_ALIAS_SOURCE},              /* 8 */
+	{"driver:xhci-hcd", "xhci_pci", KF_ALIAS_MODULES},                       /* 9: no name */
+};
+static const struct {
+	const char *name, *bound, *modalias;
+	size_t first; /* SIZE_MAX: none */
+} bound_cases[] = {
+	{"bound-by-driver-name", "xhci_hcd", "pci:v00001B21d00001242sv0sd0bc0Csc03i30", 1},
+	{"bound-driver-name-dash", "xhci-hcd", "usb:v1D6Bp0003", 1},
+	{"bound-by-module-on-bus", "r8169", "pci:v000010ECd00008125sv0sd0bc02sc00i00", 7},
+	{"bound-module-other-bus", "r8169", "usb:v0BDAp8153", SIZE_MAX},
+	{"bound-module-dash-underscore", "xhci_pci", "pci:v00008086d0000A36Dsv0sd0bc0Csc03i30", 0},
+	{"bound-platform-name", "serial8250", "platform:serial8250", 3},
+	{"bound-no-colon", "r8169", "r8169", SIZE_MAX},
+	{"bound-wildcard-bus-not-literal", "8250_pnp", "acpi:PNP0501:", SIZE_MAX},
+	{"bound-unknown", "nouveau", "pci:v000010DEd00001C82sv0sd0bc03sc00i00", SIZE_MAX},
+};
+static const struct {
+	const char *name, *module, *bound;
+	bool drives;
+} drives_cases[] = {
+	{"drives-named", "xhci_pci", "xhci_hcd", true},
+	{"drives-second-module", "xhci_plat_hcd", "xhci-hcd", true},
+	{"drives-module-exact", "xhci-pci", "xhci_hcd", false},
+	{"drives-modules-alias-not-a-name", "usbcore", "xhci_hcd", false},
+	{"drives-platform", "8250", "serial8250", true},
+	{"drives-other-driver", "8250", "xhci_hcd", false},
+};
+
+static void bound_tests(void)
+{
+	kf_aliasdb *db = kf_aliasdb_new();
+	for (size_t i = 0; i < sizeof(bound_db) / sizeof(bound_db[0]); i++)
+		kf_aliasdb_add(db, bound_db[i].pattern, bound_db[i].module, NULL, NULL, 0,
+			       bound_db[i].origin);
+	/* the same aliases in a database without an index: the whole list */
+	kf_aliasdb lin = *db;
+	lin.index = NULL;
+	char buf[160];
+	for (size_t i = 0; i < sizeof(bound_cases) / sizeof(bound_cases[0]); i++) {
+		size_t got = kf_aliasdb_bound_alias(db, bound_cases[i].bound, bound_cases[i].modalias);
+		size_t ref = kf_aliasdb_bound_alias(&lin, bound_cases[i].bound,
+						    bound_cases[i].modalias);
+		snprintf(buf, sizeof(buf), "indexed %zd, whole list %zd, expected %zd", (ssize_t)got,
+			 (ssize_t)ref, (ssize_t)bound_cases[i].first);
+		check(got == bound_cases[i].first && ref == got, bound_cases[i].name, buf);
+	}
+	for (size_t i = 0; i < sizeof(drives_cases) / sizeof(drives_cases[0]); i++) {
+		bool got = kf_aliasdb_module_drives(db, drives_cases[i].module, drives_cases[i].bound);
+		bool ref = kf_aliasdb_module_drives(&lin, drives_cases[i].module,
+						    drives_cases[i].bound);
+		snprintf(buf, sizeof(buf), "indexed %d, whole list %d, expected %d", got, ref,
+			 drives_cases[i].drives);
+		check(got == drives_cases[i].drives && ref == got, drives_cases[i].name, buf);
+	}
+	/* an alias added after the index was made is seen */
+	kf_aliasdb_add(db, "driver:nouveau", "nouveau", NULL, NULL, 0, KF_ALIAS_DRIVER);
+	check(kf_aliasdb_bound_alias(db, "nouveau", "pci:v000010DEd00001C82") ==
+		      sizeof(bound_db) / sizeof(bound_db[0]),
+	      "bound-index-remade", NULL);
+	kf_aliasdb_free(db);
+}
+
 int main(void)
 {
 	char tmpl[] = "/tmp/kfit-detect-XXXXXX";
@@ -388,6 +467,7 @@ int main(void)
 	machine_tests(r, t);
 	rule_tests(base);
 	firewall_tests(base);
+	bound_tests();
 	char *cmd = kf_xasprintf("rm -rf '%s'", base);
 	if (system(cmd) != 0)
 		printf("  could not remove %s\n", base);
