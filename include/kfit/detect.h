@@ -105,6 +105,9 @@ typedef struct kf_aliasdb {
 	struct kf_alias_index *index; /* patterns by literal prefix, for
 				  kf_aliasdb_match (rebuilt there when
 				  aliases were added) */
+	char **texts;           /* loaded cache tables that strings of
+				   aliases and modules point into */
+	size_t ntexts;          /* how many */
 } kf_aliasdb;
 
 kf_aliasdb *kf_aliasdb_new(void);
