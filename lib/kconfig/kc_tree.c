@@ -588,8 +588,11 @@ static kc_tree *tree_begin(const kc_load_opts *o, kf_diags *d, kc_prefetch *spec
 	detect_conf_features(t);
 	detect_conf_features_7x(t);
 	t->conf_errors = o->conf_errors;
-	/* 6.1's parser.y has it, 6.12's has not (the cur_filename and
-	 * cur_lineno rework); without sources, 6.9 is taken as the change */
+	/* 6.1's parser.y has it, 6.12's has not: both changed in 6.9 (the
+	 * kbuild-v6.9 pull: 313c6cd3c2d5 "kconfig: fix off-by-one in
+	 * zconf_error()" and the cur_filename/cur_lineno rework; the top
+	 * file's <<EOF>> with 8facc5f31954), the version decides when the
+	 * tree has no scripts/kconfig sources */
 	int plus1 = conf_source_has(t, "parser.y", "zconf_lineno() + 1, err");
 	t->yyerror_next_line = plus1 < 0 ? kc_ver(t) < 609 : plus1;
 	int eol = conf_source_has(t, "lexer.l", "if (current_file) {");
