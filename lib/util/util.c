@@ -37,7 +37,7 @@
 static void *advise_huge(void *p, size_t n)
 {
 #ifdef MADV_HUGEPAGE
-	if (n >= 2 * HUGE_EXTENT) {
+	if (n >= HUGE_EXTENT) {
 		uintptr_t from = ((uintptr_t)p + HUGE_EXTENT - 1) & ~(HUGE_EXTENT - 1);
 		uintptr_t to = ((uintptr_t)p + n) & ~(HUGE_EXTENT - 1);
 		if (to > from)
@@ -47,20 +47,42 @@ static void *advise_huge(void *p, size_t n)
 	return p;
 }
 
+/* Memory for n bytes, at a 2 MB boundary when it is that big, so that
+ * its first extents are whole ones (a 2.2 MB table from malloc has
+ * none). */
+static void *alloc_big(size_t n)
+{
+	void *p = NULL;
+	if (n < HUGE_EXTENT)
+		return malloc(n ? n : 1);
+	if (posix_memalign(&p, HUGE_EXTENT, n) != 0)
+		return NULL;
+	return advise_huge(p, n);
+}
+
 void *kf_xmalloc(size_t n)
 {
-	void *p = malloc(n ? n : 1);
+	void *p = alloc_big(n);
 	if (!p)
 		abort();
-	return advise_huge(p, n);
+	return p;
 }
 
 void *kf_xcalloc(size_t n, size_t sz)
 {
-	void *p = calloc(n ? n : 1, sz ? sz : 1);
+	if (sz && n > SIZE_MAX / sz)
+		abort();
+	size_t len = n * sz;
+	if (len < HUGE_EXTENT) {
+		void *p = calloc(n ? n : 1, sz ? sz : 1);
+		if (!p)
+			abort();
+		return p;
+	}
+	void *p = alloc_big(len);
 	if (!p)
 		abort();
-	return advise_huge(p, n * sz);
+	return memset(p, 0, len);
 }
 
 void *kf_xrealloc(void *p, size_t n)
