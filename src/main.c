@@ -4,6 +4,7 @@
  */
 #include "cli.h"
 
+#include <malloc.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -183,8 +184,23 @@ static int global_options(int *argc, char **argv)
 	return 0;
 }
 
+/*
+ * kfit runs for a second or less and reuses what it frees: the heap grows
+ * in 16 MB steps and is never given back, since every fresh page costs a
+ * fault and the trimmed top of the heap was faulted in again and again
+ * (under a hypervisor a fault costs tens of microseconds: olddefconfig of
+ * Debian's 6.1 config 994 -> 840 faults, generate 1736 -> 1482).  Only
+ * the process's allocator: the commands kfit runs are not touched.
+ */
+static void tune_malloc(void)
+{
+	mallopt(M_TOP_PAD, 16 << 20);
+	mallopt(M_TRIM_THRESHOLD, 256 << 20);
+}
+
 int main(int argc, char **argv)
 {
+	tune_malloc();
 	/* installed as scripts/kconfig/conf (or a link named conf) */
 	const char *base = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
 	if (!strcmp(base, "conf"))

@@ -43,6 +43,9 @@ char *kf_xasprintf(const char *fmt, ...) KF_PRINTF(1, 2);
 typedef struct kf_arena kf_arena;
 
 kf_arena *kf_arena_new(void);
+/* An arena that will be large (a parsed kernel tree: ~25 MB): 2 MB blocks
+ * in huge pages from the first allocation on. */
+kf_arena *kf_arena_new_large(void);
 void kf_arena_free(kf_arena *a);
 void *kf_arena_alloc(kf_arena *a, size_t n); /* zeroed, 8-byte aligned */
 char *kf_arena_strdup(kf_arena *a, const char *s);

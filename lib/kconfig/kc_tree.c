@@ -545,7 +545,7 @@ static int transitional_check_sanity(kc_tree *t, kc_menu *menu)
 static kc_tree *tree_begin(const kc_load_opts *o, kf_diags *d, kc_prefetch *spec)
 {
 	kc_tree *t = kf_xcalloc(1, sizeof(*t));
-	t->arena = kf_arena_new();
+	t->arena = kf_arena_new_large();
 	t->diags = d;
 	t->spec = spec;
 	t->lopts = o;

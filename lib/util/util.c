@@ -152,6 +152,13 @@ kf_arena *kf_arena_new(void)
 	return a;
 }
 
+kf_arena *kf_arena_new_large(void)
+{
+	kf_arena *a = kf_arena_new();
+	a->next_size = ARENA_MAX_BLOCK;
+	return a;
+}
+
 void kf_arena_free(kf_arena *a)
 {
 	if (!a)
