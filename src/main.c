@@ -196,6 +196,10 @@ static void tune_malloc(void)
 {
 	mallopt(M_TOP_PAD, 16 << 20);
 	mallopt(M_TRIM_THRESHOLD, 256 << 20);
+	/* setting those fixes the mmap threshold at 128 KB (glibc raises it
+	 * as big blocks are freed, unless told): every file read of 128 KB
+	 * or more would be a fresh mapping */
+	mallopt(M_MMAP_THRESHOLD, 32 << 20);
 }
 
 int main(int argc, char **argv)

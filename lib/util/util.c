@@ -559,14 +559,18 @@ int kf_read_file(const char *path, kf_strbuf *out, kf_diags *d)
 		return -1;
 	}
 	struct stat st;
-	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+	bool have_st = fstat(fd, &st) == 0;
+	if (have_st && S_ISDIR(st.st_mode)) {
 		close(fd);
 		kf_diag_add(d, KF_ERROR, path, 0, 0,
 			    "is a directory, not a file");
 		return -1;
 	}
 	kf_strbuf raw = KF_STRBUF_INIT;
-	kf_strbuf_grow(&raw, 65536);
+	/* the whole file and a read that finds its end, without a realloc
+	 * (a pipe or /proc file says 0: it grows as it is read) */
+	kf_strbuf_grow(&raw, (have_st && S_ISREG(st.st_mode) && st.st_size > 0 &&
+			      (size_t)st.st_size <= KF_READ_MAX ? (size_t)st.st_size : 0) + 65536);
 	for (;;) {
 		kf_strbuf_grow(&raw, 65536);
 		ssize_t r = read(fd, raw.buf + raw.len, raw.alloc - raw.len - 1);
@@ -1185,7 +1189,7 @@ int kf_cache_read(const char *path, const char *kind, unsigned version,
 		return -1;
 	}
 	kf_strbuf raw = KF_STRBUF_INIT;
-	kf_strbuf_grow(&raw, (size_t)st.st_size + 1);
+	kf_strbuf_grow(&raw, (size_t)st.st_size + 65536);
 	for (;;) {
 		kf_strbuf_grow(&raw, 65536);
 		ssize_t r = read(fd, raw.buf + raw.len, raw.alloc - raw.len - 1);
