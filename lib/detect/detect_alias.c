@@ -192,20 +192,9 @@ kf_alias *kf_aliasdb_add(kf_aliasdb *db, const char *pattern, const char *module
 			 const char *part_symbol, const char *file, int line,
 			 kf_alias_origin origin)
 {
-	KF_GROW(db->aliases, db->naliases + 1, db->aalloc);
-	kf_alias *a = &db->aliases[db->naliases++];
-	a->pattern = kf_arena_strdup(db->arena, pattern);
-	kf_modinfo *m = kf_aliasdb_module_get(db, module);
-	a->module = m->name;
-	a->part_symbol = part_symbol ? kf_arena_strdup(db->arena, part_symbol) : NULL;
-	a->file = file ? kf_arena_strdup(db->arena, file) : NULL;
-	a->line = line;
-	a->origin = origin;
-	a->symbol = NULL;
-	a->makefile = NULL;
-	a->mkline = 0;
-	a->cond = NULL;
-	return a;
+	return add_kept(db, kf_arena_strdup(db->arena, pattern), module,
+			part_symbol ? kf_arena_strdup(db->arena, part_symbol) : NULL,
+			file ? kf_arena_strdup(db->arena, file) : NULL, line, origin);
 }
 
 static const char *dup_or_null(kf_aliasdb *db, const char *s)
