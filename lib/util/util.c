@@ -550,6 +550,30 @@ static int inflate_xz(const unsigned char *in, size_t n, kf_strbuf *out,
 	return 0;
 }
 
+/*
+ * Read fd to its end into sb, which first gets room for hint bytes and a
+ * read that finds the end (no realloc when hint is the file's size).
+ * Returns 0; 1 when more than max bytes came (reading stops there); -1
+ * with errno set when a read fails.
+ */
+static int read_fd(int fd, kf_strbuf *sb, size_t hint, size_t max)
+{
+	kf_strbuf_grow(sb, hint + 65536);
+	for (;;) {
+		kf_strbuf_grow(sb, 65536);
+		ssize_t r = read(fd, sb->buf + sb->len, sb->alloc - sb->len - 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -1;
+		if (r == 0)
+			return 0;
+		sb->len += (size_t)r;
+		if (sb->len > max)
+			return 1;
+	}
+}
+
 int kf_read_file(const char *path, kf_strbuf *out, kf_diags *d)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -567,31 +591,22 @@ int kf_read_file(const char *path, kf_strbuf *out, kf_diags *d)
 		return -1;
 	}
 	kf_strbuf raw = KF_STRBUF_INIT;
-	/* the whole file and a read that finds its end, without a realloc
-	 * (a pipe or /proc file says 0: it grows as it is read) */
-	kf_strbuf_grow(&raw, (have_st && S_ISREG(st.st_mode) && st.st_size > 0 &&
-			      (size_t)st.st_size <= KF_READ_MAX ? (size_t)st.st_size : 0) + 65536);
-	for (;;) {
-		kf_strbuf_grow(&raw, 65536);
-		ssize_t r = read(fd, raw.buf + raw.len, raw.alloc - raw.len - 1);
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
+	/* a pipe or /proc file says 0: it grows as it is read */
+	int rr = read_fd(fd, &raw,
+			 have_st && S_ISREG(st.st_mode) && st.st_size > 0 &&
+					 (size_t)st.st_size <= KF_READ_MAX
+				 ? (size_t)st.st_size
+				 : 0,
+			 KF_READ_MAX);
+	if (rr != 0) {
+		if (rr < 0)
 			kf_diag_add(d, KF_ERROR, path, 0, 0, "cannot read: %s",
 				    strerror(errno));
-			close(fd);
-			kf_strbuf_release(&raw);
-			return -1;
-		}
-		if (r == 0)
-			break;
-		raw.len += (size_t)r;
-		if (raw.len > KF_READ_MAX) {
+		else
 			too_large(path, d);
-			close(fd);
-			kf_strbuf_release(&raw);
-			return -1;
-		}
+		close(fd);
+		kf_strbuf_release(&raw);
+		return -1;
 	}
 	raw.buf[raw.len] = 0;
 	close(fd);
@@ -1189,23 +1204,12 @@ int kf_cache_read(const char *path, const char *kind, unsigned version,
 		return -1;
 	}
 	kf_strbuf raw = KF_STRBUF_INIT;
-	kf_strbuf_grow(&raw, (size_t)st.st_size + 65536);
-	for (;;) {
-		kf_strbuf_grow(&raw, 65536);
-		ssize_t r = read(fd, raw.buf + raw.len, raw.alloc - raw.len - 1);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			*why = kf_xasprintf("cannot read: %s", strerror(errno));
-			close(fd);
-			kf_strbuf_release(&raw);
-			return -1;
-		}
-		if (r == 0)
-			break;
-		raw.len += (size_t)r;
-		if (raw.len > CACHE_MAX)
-			break;
+	/* more than CACHE_MAX: the unseal below finds it too long */
+	if (read_fd(fd, &raw, (size_t)st.st_size, CACHE_MAX) < 0) {
+		*why = kf_xasprintf("cannot read: %s", strerror(errno));
+		close(fd);
+		kf_strbuf_release(&raw);
+		return -1;
 	}
 	close(fd);
 	const char *p;
