@@ -5,7 +5,8 @@
 # from a fresh cache) beside tar xf.  Ratios of medians, peak RSS; the
 # load average is printed with each, as the machine may be shared.
 #
-# usage: bench/all.sh [-n N]   (N runs of each, default 5; first run: 3)
+# usage: bench/all.sh [-n N]   (N runs of each, default 5; generate at
+# least 11: its commands are short and noisy; first run: 3)
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 N=5
@@ -15,11 +16,12 @@ while getopts n: o; do
 	*) echo "usage: bench/all.sh [-n N]" >&2; exit 2 ;;
 	esac
 done
+G=$((N < 11 ? 11 : N))
 t61=$("$ROOT/scripts/kernel-tree.sh" 6.1) || exit 2
 echo "== 6.1: olddefconfig"
 "$ROOT/bench/olddefconfig.sh" -n "$N" -k "$t61"
 echo "== 6.1: generate"
-"$ROOT/bench/generate.sh" -n "$N" -k "$t61"
+"$ROOT/bench/generate.sh" -n "$G" -k "$t61"
 if t73=$("$ROOT/scripts/kernel-tree.sh" 7.3 2>/dev/null); then
 	cache=${KFIT_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/kfit}
 	c73=$cache/debs/usr/src/linux-config-7.3/config.amd64_none_amd64.xz
@@ -28,7 +30,7 @@ if t73=$("$ROOT/scripts/kernel-tree.sh" 7.3 2>/dev/null); then
 		echo "== 7.3: olddefconfig"
 		"$ROOT/bench/olddefconfig.sh" -n "$N" -k "$t73" "$c73"
 		echo "== 7.3: generate"
-		CONFIG=$c73 "$ROOT/bench/generate.sh" -n "$N" -k "$t73"
+		CONFIG=$c73 "$ROOT/bench/generate.sh" -n "$G" -k "$t73"
 	else
 		echo "== 7.3: no Debian 7.3 config (make deps fetches it); skipped"
 	fi
