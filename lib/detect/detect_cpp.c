@@ -114,46 +114,54 @@ void dcpp_tokenize(const char *s, size_t n, int line, dcpp_toks *out)
  * length and the number of lines stay the same. */
 void dcpp_strip_comments(char *s, size_t n)
 {
-	char *o = kf_xmalloc(n + 1);
+	/* In place: the output never runs ahead of the input (k <= i), and
+	 * they differ only while a comment's newlines wait (pending).  While
+	 * they are equal, every byte but a quote or a slash is copied onto
+	 * itself, so the loop skips straight to the next one of those. */
 	size_t i = 0, k = 0, pending = 0;
 	while (i < n) {
+		if (k == i && !pending) {
+			while (i < n && s[i] != '"' && s[i] != '\'' && s[i] != '/')
+				i++;
+			k = i;
+			if (i >= n)
+				break;
+		}
 		if (s[i] == '"' || s[i] == '\'') {
 			char q = s[i];
-			o[k++] = s[i++];
+			s[k++] = s[i++];
 			while (i < n && s[i] != q && s[i] != '\n') {
 				if (s[i] == '\\' && i + 1 < n)
-					o[k++] = s[i++];
-				o[k++] = s[i++];
+					s[k++] = s[i++];
+				s[k++] = s[i++];
 			}
 			if (i < n && s[i] == q)
-				o[k++] = s[i++];
+				s[k++] = s[i++];
 		} else if (s[i] == '/' && i + 1 < n && s[i + 1] == '*') {
 			while (i < n && !(s[i] == '*' && i + 1 < n && s[i + 1] == '/')) {
 				if (s[i] == '\n')
 					pending++;
 				else
-					o[k++] = ' ';
+					s[k++] = ' ';
 				i++;
 			}
 			for (int t = 0; t < 2 && i < n; t++, i++)
-				o[k++] = ' ';
+				s[k++] = ' ';
 		} else if (s[i] == '/' && i + 1 < n && s[i + 1] == '/') {
 			while (i < n && s[i] != '\n') {
-				o[k++] = ' ';
+				s[k++] = ' ';
 				i++;
 			}
-		} else if (s[i] == '\n' && !(k > 0 && o[k - 1] == '\\')) {
-			o[k++] = s[i++];
+		} else if (s[i] == '\n' && !(k > 0 && s[k - 1] == '\\')) {
+			s[k++] = s[i++];
 			for (; pending; pending--)
-				o[k++] = '\n';
+				s[k++] = '\n';
 		} else {
-			o[k++] = s[i++];
+			s[k++] = s[i++];
 		}
 	}
 	for (; pending && k < n; pending--)
-		o[k++] = '\n';
-	memcpy(s, o, k);
-	free(o);
+		s[k++] = '\n';
 }
 
 /* ---- macro table ---- */
@@ -278,6 +286,10 @@ static void defs_add(dcpp_defs *d, char *name, int nparams, char **params, char 
 static void collect_enums(dcpp_defs *d, const char *s, size_t n)
 {
 	for (size_t i = 0; i + 5 < n; i++) {
+		const char *e = memmem(s + i, n - i, "enum", 4);
+		if (!e || (size_t)(e - s) + 5 >= n)
+			break;
+		i = (size_t)(e - s);
 		if (s[i] != 'e' || strncmp(s + i, "enum", 4) || is_id_char((unsigned char)s[i + 4]) ||
 		    (i > 0 && is_id_char((unsigned char)s[i - 1])))
 			continue;
@@ -419,9 +431,8 @@ void dcpp_collect(dcpp_defs *d, const char *s, size_t n,
 			}
 			i = e;
 		}
-		while (i < n && s[i] != '\n')
-			i++;
-		i++;
+		const char *nl = i < n ? memchr(s + i, '\n', n - i) : NULL;
+		i = nl ? (size_t)(nl - s) + 1 : n + 1;
 	}
 	collect_enums(d, s, n);
 }

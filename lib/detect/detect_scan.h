@@ -37,8 +37,11 @@ typedef struct dirent_gate {
 	char *parent;   /* the directory whose Makefile names it */
 } dir_gate;
 
+struct hdr_cache;
+
 typedef struct scan {
 	const char *tree;       /* tree root */
+	struct hdr_cache *hc;   /* headers read so far (shared by the workers) */
 	const char *arch;       /* SRCARCH */
 	kf_aliasdb *db;         /* the result */
 	objent *objs;           /* objects */

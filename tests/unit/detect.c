@@ -452,6 +452,104 @@ static void bound_tests(void)
 	kf_aliasdb_free(db);
 }
 
+/* dcpp_strip_comments works in place; the reference is the copying
+ * version it replaced, for the random differential below. */
+static void strip_ref(char *s, size_t n)
+{
+	char *o = kf_xmalloc(n + 1);
+	size_t i = 0, k = 0, pending = 0;
+	while (i < n) {
+		if (s[i] == '"' || s[i] == '\'') {
+			char q = s[i];
+			o[k++] = s[i++];
+			while (i < n && s[i] != q && s[i] != '\n') {
+				if (s[i] == '\\' && i + 1 < n)
+					o[k++] = s[i++];
+				o[k++] = s[i++];
+			}
+			if (i < n && s[i] == q)
+				o[k++] = s[i++];
+		} else if (s[i] == '/' && i + 1 < n && s[i + 1] == '*') {
+			while (i < n && !(s[i] == '*' && i + 1 < n && s[i + 1] == '/')) {
+				if (s[i] == '\n')
+					pending++;
+				else
+					o[k++] = ' ';
+				i++;
+			}
+			for (int t = 0; t < 2 && i < n; t++, i++)
+				o[k++] = ' ';
+		} else if (s[i] == '/' && i + 1 < n && s[i + 1] == '/') {
+			while (i < n && s[i] != '\n') {
+				o[k++] = ' ';
+				i++;
+			}
+		} else if (s[i] == '\n' && !(k > 0 && o[k - 1] == '\\')) {
+			o[k++] = s[i++];
+			for (; pending; pending--)
+				o[k++] = '\n';
+		} else {
+			o[k++] = s[i++];
+		}
+	}
+	for (; pending && k < n; pending--)
+		o[k++] = '\n';
+	memcpy(s, o, k);
+	free(o);
+}
+
+static const struct {
+	const char *name, *in, *out;
+} strip_cases[] = {
+	{"strip-none", "int a = 1;\n", "int a = 1;\n"},
+	{"strip-line", "a // b\nc", "a     \nc"},
+	{"strip-block", "a /* b */ c", "a         c"},
+	{"strip-block-lines-move",
+	 "#define X 1 /* a\nb */ + 2\nY\n", "#define X 1          + 2\n\nY\n"},
+	{"strip-in-string", "s = \"/* no */\"; // yes", "s = \"/* no */\";       "},
+	{"strip-char-quote", "c = '/'; /**/", "c = '/';     "},
+	{"strip-escaped-quote", "\"a\\\"/*\" x", "\"a\\\"/*\" x"},
+	{"strip-unterminated-block", "a /* b\nc", "a      \n"},
+	{"strip-continuation", "#define A 1 \\\n/* x\n */ 2\nB", "#define A 1 \\\n        2\n\nB"},
+	{"strip-slash-alone", "a / b /", "a / b /"},
+};
+
+static void strip_tests(void)
+{
+	char buf[200];
+	for (size_t i = 0; i < sizeof(strip_cases) / sizeof(strip_cases[0]); i++) {
+		size_t n = strlen(strip_cases[i].in);
+		char *a = kf_xstrdup(strip_cases[i].in), *b = kf_xstrdup(strip_cases[i].in);
+		dcpp_strip_comments(a, n);
+		strip_ref(b, n);
+		snprintf(buf, sizeof(buf), "got \"%s\", reference \"%s\"", a, b);
+		check(!strcmp(a, strip_cases[i].out) && !strcmp(a, b), strip_cases[i].name, buf);
+		free(a);
+		free(b);
+	}
+	/* random texts of the bytes that matter, against the reference */
+	static const char alpha[] = "/*\"'\\\n a";
+	unsigned seed = 12345;
+	size_t bad = 0;
+	for (int r = 0; r < 20000; r++) {
+		char a[64], b[64];
+		seed = seed * 1103515245u + 12345u;
+		size_t n = (seed >> 16) % 63;
+		for (size_t k = 0; k < n; k++) {
+			seed = seed * 1103515245u + 12345u;
+			a[k] = alpha[(seed >> 16) % (sizeof(alpha) - 1)];
+		}
+		a[n] = 0;
+		memcpy(b, a, n + 1);
+		dcpp_strip_comments(a, n);
+		strip_ref(b, n);
+		if (memcmp(a, b, n))
+			bad++;
+	}
+	snprintf(buf, sizeof(buf), "%zu of 20000 random texts differ from the reference", bad);
+	check(bad == 0, "strip-random-differential", buf);
+}
+
 int main(void)
 {
 	char tmpl[] = "/tmp/kfit-detect-XXXXXX";
@@ -468,6 +566,7 @@ int main(void)
 	rule_tests(base);
 	firewall_tests(base);
 	bound_tests();
+	strip_tests();
 	char *cmd = kf_xasprintf("rm -rf '%s'", base);
 	if (system(cmd) != 0)
 		printf("  could not remove %s\n", base);
