@@ -1184,7 +1184,9 @@ int prof_db_add_dir(prof_db *db, const char *dir, kf_diags *d)
 prof_db *prof_db_new(void)
 {
 	prof_db *db = kf_xcalloc(1, sizeof(*db));
-	db->arena = kf_arena_new();
+	/* the parsed database is ~1 MB: one 2 MB huge-page block instead of
+	 * ~120 page faults of growing blocks */
+	db->arena = kf_arena_new_large();
 	return db;
 }
 
