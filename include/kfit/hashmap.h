@@ -31,6 +31,10 @@ size_t kf_hindex_find(const kf_hindex *h, uint32_t hash, kf_hindex_eq *eq,
 		      const void *ctx, const void *key);
 /* Add entry i under hash (find first: keys are not checked here). */
 void kf_hindex_add(kf_hindex *h, uint32_t hash, size_t i);
+/* Room for n entries in all without growing again: one allocation of the
+ * final size (from 2 MB on in huge pages, see kf_xmalloc) instead of one
+ * per doubling, each a fresh set of pages to fault in. */
+void kf_hindex_reserve(kf_hindex *h, size_t n);
 void kf_hindex_release(kf_hindex *h);
 
 /* Strings (copied) to numbers. */

@@ -29,21 +29,36 @@ size_t kf_hindex_find(const kf_hindex *h, uint32_t hash, kf_hindex_eq *eq,
 	return KF_HINDEX_NONE;
 }
 
+/* Make room for n entries in all (at most half full). */
+static void grow_to(kf_hindex *h, size_t n)
+{
+	size_t size = h->size ? h->size : 64;
+	while (n * 2 > size)
+		size *= 2;
+	if (size == h->size)
+		return;
+	kf_hindex old = *h;
+	h->size = size;
+	h->idx = kf_xcalloc(h->size, sizeof(*h->idx));
+	h->hash = kf_xcalloc(h->size, sizeof(*h->hash));
+	for (size_t s = 0; s < old.size; s++)
+		if (old.idx[s])
+			place(h, old.hash[s], old.idx[s]);
+	free(old.idx);
+	free(old.hash);
+}
+
 void kf_hindex_add(kf_hindex *h, uint32_t hash, size_t i)
 {
-	if ((h->n + 1) * 2 > h->size) {
-		kf_hindex old = *h;
-		h->size = old.size ? old.size * 2 : 64;
-		h->idx = kf_xcalloc(h->size, sizeof(*h->idx));
-		h->hash = kf_xcalloc(h->size, sizeof(*h->hash));
-		for (size_t s = 0; s < old.size; s++)
-			if (old.idx[s])
-				place(h, old.hash[s], old.idx[s]);
-		free(old.idx);
-		free(old.hash);
-	}
+	if ((h->n + 1) * 2 > h->size)
+		grow_to(h, h->n + 1);
 	place(h, hash, i + 1);
 	h->n++;
+}
+
+void kf_hindex_reserve(kf_hindex *h, size_t n)
+{
+	grow_to(h, n > h->n ? n : h->n);
 }
 
 void kf_hindex_release(kf_hindex *h)

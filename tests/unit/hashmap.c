@@ -73,5 +73,27 @@ int main(void)
 	check(kf_hash_str("abc") == kf_hash_mem("abc", 3) && kf_hash_str("") == KF_HASH_INIT,
 	      "hash-str-equals-mem");
 	kf_hindex_release(&h);
+
+	/* reserve: one table of the final size, entries kept across it */
+	kf_hindex r = {0};
+	kf_hindex_reserve(&r, 1000);
+	size_t size = r.size;
+	check(size >= 2000 && r.n == 0 && kf_hindex_find(&r, 1, dash_eq, names, "x") ==
+		      KF_HINDEX_NONE,
+	      "hindex-reserve-empty");
+	for (size_t i = 0; i < 3; i++)
+		kf_hindex_add(&r, dash_hash(names[i]), i);
+	kf_hindex_reserve(&r, 2); /* fewer than it holds: no change */
+	check(r.size == size && r.n == 3, "hindex-reserve-no-shrink");
+	kf_hindex_reserve(&r, 100000);
+	bool kept = r.size >= 200000 && r.n == 3;
+	for (size_t i = 0; i < 3; i++)
+		kept &= kf_hindex_find(&r, dash_hash(names[i]), dash_eq, names, names[i]) == i;
+	check(kept, "hindex-reserve-rehashes");
+	size = r.size;
+	for (size_t i = 3; i < 1000; i++)
+		kf_hindex_add(&r, (uint32_t)i * 2654435761u, i);
+	check(r.size == size && r.n == 1000, "hindex-reserve-no-growth-after");
+	kf_hindex_release(&r);
 	return failed ? 1 : 0;
 }
