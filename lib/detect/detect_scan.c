@@ -100,14 +100,27 @@ static size_t hdr_find(hdr_cache *hc, const char *path, uint32_t h)
 	return kf_hindex_find(&hc->idx, h, hdr_eq, hc, path);
 }
 
+/* A new entry for path (hc->mu held, path not in yet): its index. */
+static size_t hdr_add(hdr_cache *hc, const char *path, uint32_t h, int kind)
+{
+	KF_GROW(hc->v, hc->n + 1, hc->a);
+	hc->v[hc->n] = (hdr_entry){kf_xstrdup(path), kind, false, NULL, 0};
+	kf_hindex_add(&hc->idx, h, hc->n);
+	return hc->n++;
+}
+
+static int stat_kind(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) ? HDR_MISSING : S_ISDIR(st.st_mode) ? HDR_DIR : HDR_FILE;
+}
+
 /* What path is: HDR_MISSING, HDR_FILE or HDR_DIR (stat, once per path). */
 static int hdr_kind(const scan *s, const char *path)
 {
 	hdr_cache *hc = s->hc;
-	if (!hc) {
-		struct stat st;
-		return stat(path, &st) ? HDR_MISSING : S_ISDIR(st.st_mode) ? HDR_DIR : HDR_FILE;
-	}
+	if (!hc)
+		return stat_kind(path);
 	uint32_t h = kf_hash_str(path);
 	pthread_mutex_lock(&hc->mu);
 	size_t i = hdr_find(hc, path, h);
@@ -115,14 +128,10 @@ static int hdr_kind(const scan *s, const char *path)
 	pthread_mutex_unlock(&hc->mu);
 	if (kind >= 0)
 		return kind;
-	struct stat st;
-	kind = stat(path, &st) ? HDR_MISSING : S_ISDIR(st.st_mode) ? HDR_DIR : HDR_FILE;
+	kind = stat_kind(path);
 	pthread_mutex_lock(&hc->mu);
-	if (hdr_find(hc, path, h) == KF_HINDEX_NONE) {
-		KF_GROW(hc->v, hc->n + 1, hc->a);
-		hc->v[hc->n] = (hdr_entry){kf_xstrdup(path), kind, false, NULL, 0};
-		kf_hindex_add(&hc->idx, h, hc->n++);
-	}
+	if (hdr_find(hc, path, h) == KF_HINDEX_NONE)
+		hdr_add(hc, path, h, kind);
 	pthread_mutex_unlock(&hc->mu);
 	return kind;
 }
@@ -168,11 +177,8 @@ static bool hdr_text(const scan *s, const char *path, char **text, size_t *len)
 		*len = hc->v[i].len;
 		kept = *text != NULL;
 	} else if (!*text || hc->bytes + *len <= HDR_CACHE_BYTES) {
-		if (i == KF_HINDEX_NONE) {
-			KF_GROW(hc->v, hc->n + 1, hc->a);
-			hc->v[hc->n] = (hdr_entry){kf_xstrdup(path), HDR_FILE, false, NULL, 0};
-			kf_hindex_add(&hc->idx, h, i = hc->n++);
-		}
+		if (i == KF_HINDEX_NONE)
+			i = hdr_add(hc, path, h, HDR_FILE);
 		if (*text) {
 			char *keep = kf_arena_alloc(hc->texts, *len + 1);
 			memcpy(keep, *text, *len + 1);
