@@ -626,6 +626,10 @@ static bool need_on(rs *R, kc_sym *s, kc_tri min)
 		min = KC_YES;
 	if (s->curr.tri >= min)
 		return true;
+	/* turning s on takes an answer: with best_of's bound reached,
+	 * none is left (the trial would stop at over_limit anyway) */
+	if (R->nlog >= R->limit)
+		return false;
 	if (R->steps > MAX_STEPS)
 		return fail_msg(R, false, "search limit reached");
 	if (pin_blocks(R, s, true))
@@ -675,6 +679,8 @@ static bool need_off(rs *R, kc_sym *s)
 	sym_calc_value(t, s);
 	if (s->curr.tri == KC_NO)
 		return true;
+	if (R->nlog >= R->limit)
+		return false;
 	if (R->steps > MAX_STEPS)
 		return fail_msg(R, false, "search limit reached");
 	if (pin_blocks(R, s, false))
