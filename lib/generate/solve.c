@@ -88,6 +88,11 @@ typedef struct rs {
 	kf_strbuf fail;          /* first reason the current attempt failed */
 	bool fail_pin;           /* that reason is a pin conflict */
 	kf_arena *arena;         /* strings of the result */
+	struct lookup_slot {     /* lookup's answers by name pointer (the */
+		const char *name; /* profile database's strings, which */
+		kc_sym *sym;     /* outlive the search), open addressing */
+	} *names;
+	size_t nnames, anames;   /* used, size (a power of two) */
 } rs;
 
 /* ---------------- small helpers ---------------- */
@@ -130,13 +135,48 @@ static const char *connector(rs *R, int i, bool tried)
 	return tried ? ", selectable by " : ", selected by ";
 }
 
-static kc_sym *lookup(rs *R, const char *name)
+static kc_sym *lookup_name(rs *R, const char *name)
 {
 	const char *n = prof_sym_for_kver(R->o->db, name, R->kver);
 	kc_sym *s = sym_find(R->t, n);
 	if (!s || (s->flags & SYMBOL_CONST) || s->type == S_UNKNOWN)
 		return NULL;
 	return s;
+}
+
+/* The tree's symbol a profile names (NULL: none, or not one a
+ * requirement can ask for), found once per name: the checks after
+ * every requirement and every minimization trial ask for the same few
+ * hundred names again and again. */
+static kc_sym *lookup(rs *R, const char *name)
+{
+	if (2 * (R->nnames + 1) > R->anames) {
+		size_t na = R->anames ? 2 * R->anames : 256;
+		struct lookup_slot *nv = kf_xcalloc(na, sizeof(*nv));
+		for (size_t i = 0; i < R->anames; i++) {
+			if (!R->names[i].name)
+				continue;
+			size_t h = (uintptr_t)R->names[i].name * 0x9E3779B97F4A7C15ull >> 20;
+			while (nv[h & (na - 1)].name)
+				h++;
+			nv[h & (na - 1)] = R->names[i];
+		}
+		free(R->names);
+		R->names = nv;
+		R->anames = na;
+	}
+	size_t h = (uintptr_t)name * 0x9E3779B97F4A7C15ull >> 20;
+	for (;; h++) {
+		struct lookup_slot *e = &R->names[h & (R->anames - 1)];
+		if (e->name == name)
+			return e->sym;
+		if (!e->name) {
+			e->name = name;
+			e->sym = lookup_name(R, name);
+			R->nnames++;
+			return e->sym;
+		}
+	}
 }
 
 static bool is_on(const char *v)
@@ -1147,6 +1187,13 @@ static bool apply_req(rs *R, const prof_req *r)
 	R->cur = r;
 	kf_strbuf_reset(&R->fail);
 	R->fail_pin = false;
+	/* one group: its trial would be undone and run again as it was */
+	if (r->nalts && prof_group_end(r, 0) >= r->nalts) {
+		if (need_group(R, r, 0, r->nalts))
+			return true;
+		rollback(R, mark);
+		return false;
+	}
 	for (size_t k = 0, e; k < r->nalts; k = e) {
 		e = prof_group_end(r, k);
 		bool ok = need_group(R, r, k, e);
@@ -1300,10 +1347,34 @@ static const char *group_of(const kf_gen_opts *o, const prof_req *r)
  * evaluating the others.  The order of reqs is the caller's array, which
  * only the explanations' lookups read, and they do not depend on it.
  */
+/* Has s kept the calculated state it had at the last journal_reset?
+ * Whatever recalculation or invalidation touches since is journaled, and
+ * a symbol that has not been is valid only if it was then, with the same
+ * value.  Without a journal: unknown. */
+static bool untouched(rs *R, kc_sym *s)
+{
+	if (!s)
+		return true;
+	return R->t->journal && sym_is_valid(R->t, s) && !kc_journal_touched(R->t, s);
+}
+
+/* A held requirement none of whose symbols moved since the last
+ * journal_reset still holds: every held one did then. */
+static bool req_untouched(rs *R, const prof_req *r)
+{
+	if (r->cond.if_sym && !untouched(R, lookup(R, r->cond.if_sym)))
+		return false;
+	for (size_t k = 0; k < r->nalts; k++)
+		if (!untouched(R, lookup(R, r->alts[k].sym)))
+			return false;
+	return true;
+}
+
 static bool all_hold(rs *R, const prof_req **reqs, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		if (req_applies(R, reqs[i]) && !req_holds(R, reqs[i])) {
+		if (!req_untouched(R, reqs[i]) && req_applies(R, reqs[i]) &&
+		    !req_holds(R, reqs[i])) {
 			const prof_req *f = reqs[i];
 			memmove(reqs + 1, reqs, i * sizeof(*reqs));
 			reqs[0] = f;
@@ -1490,6 +1561,7 @@ static void rs_release(rs *R)
 	free(R->log);
 	free(R->pins);
 	free(R->sets);
+	free(R->names);
 	kf_strbuf_release(&R->paths);
 	kf_strbuf_release(&R->fail);
 }

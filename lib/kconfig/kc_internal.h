@@ -182,6 +182,9 @@ typedef struct kc_jentry {
 	kc_tri visible;          /* visible, the property's visible.tri, or
 				    the tree's modules_val */
 	kc_tri dir, rev, impl;   /* dir_dep, rev_dep, implied values */
+	size_t pjtag, pjidx;     /* the symbol's jtag and jidx before: an
+				    entry taken off gives them back, so
+				    jidx names its newest entry left */
 } kc_jentry;
 
 /* What sym_calc_value() and invalidation changed since tags (marks) of a
@@ -195,6 +198,10 @@ typedef struct kc_journal {
 void sym_journal(kc_tree *t, kc_sym *sym);
 void kc_journal_undo(kc_tree *t, size_t mark);
 void kc_journal_drop(kc_tree *t, size_t mark);
+/* Has the journal an entry for sym (recalculated or invalidated since
+ * the journal was last emptied)?  A valid symbol without one has the
+ * calculated state it had then. */
+bool kc_journal_touched(const kc_tree *t, const kc_sym *sym);
 
 struct kc_menu {
 	kc_menu *next;        /* next node at the same level */

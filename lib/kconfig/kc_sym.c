@@ -336,6 +336,8 @@ void sym_journal(kc_tree *t, kc_sym *sym)
 	e->rev = sym->rev_dep.tri;
 	e->impl = sym->implied.tri;
 	e->prop = NULL;
+	e->pjtag = sym->jtag;
+	e->pjidx = sym->jidx;
 	sym->jtag = t->jtag;
 	sym->jidx = j->n++;
 }
@@ -392,6 +394,8 @@ void kc_journal_undo(kc_tree *t, size_t mark)
 			s->dir_dep.tri = e->dir;
 			s->rev_dep.tri = e->rev;
 			s->implied.tri = e->impl;
+			s->jtag = e->pjtag;
+			s->jidx = e->pjidx;
 		}
 	}
 }
@@ -399,8 +403,19 @@ void kc_journal_undo(kc_tree *t, size_t mark)
 void kc_journal_drop(kc_tree *t, size_t mark)
 {
 	kc_journal *j = t->journal;
-	while (j->n && j->v[j->n - 1].tag > mark)
-		j->n--;
+	while (j->n && j->v[j->n - 1].tag > mark) {
+		kc_jentry *e = &j->v[--j->n];
+		if (e->sym) {
+			e->sym->jtag = e->pjtag;
+			e->sym->jidx = e->pjidx;
+		}
+	}
+}
+
+bool kc_journal_touched(const kc_tree *t, const kc_sym *sym)
+{
+	const kc_journal *j = t->journal;
+	return j && sym->jidx < j->n && j->v[sym->jidx].sym == sym;
 }
 
 /* The calculation is about to change sym's answer (or the flags that

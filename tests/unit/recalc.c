@@ -334,6 +334,60 @@ static bool same(kc_tree *a, kc_tree *b, bool settled, kf_strbuf *why)
 	return true;
 }
 
+/* What tree A's symbols were at the last journal reset (by seq): a
+ * symbol valid now and without a journal entry must still be that
+ * (kc_journal_touched; solve.c skips re-checking such requirements). */
+typedef struct was {
+	bool set;
+	kc_tri tri, visible;
+	bool write;
+	char *str;
+} was;
+
+static void remember(kc_tree *a, was *w, size_t n)
+{
+	unsigned i;
+	kc_sym *s;
+	for (size_t k = 0; k < n; k++) {
+		free(w[k].str);
+		w[k] = (was){0};
+	}
+	for_all_symbols(a, i, s)
+	{
+		if (!s->name || (s->flags & SYMBOL_CONST) || s->seq >= n)
+			continue;
+		sym_calc_value(a, s);
+		w[s->seq] = (was){true, s->curr.tri, s->visible, !!(s->flags & SYMBOL_WRITE),
+				  kf_xstrdup(sym_get_string_value(a, s))};
+	}
+}
+
+static bool untouched_same(kc_tree *a, const was *w, size_t n, kf_strbuf *why)
+{
+	unsigned i;
+	kc_sym *s;
+	for_all_symbols(a, i, s)
+	{
+		if (!s->name || (s->flags & SYMBOL_CONST) || s->seq >= n || !w[s->seq].set ||
+		    !sym_is_valid(a, s) || kc_journal_touched(a, s))
+			continue;
+		const was *x = &w[s->seq];
+		bool cmp_write = a->sem == KC_SEM_V2 || !sym_is_choice_value_v1(s);
+		const char *v = sym_get_string_value(a, s);
+		if (s->curr.tri != x->tri || s->visible != x->visible || strcmp(v, x->str) ||
+		    (cmp_write && !!(s->flags & SYMBOL_WRITE) != x->write)) {
+			kf_strbuf_addf(why,
+				       "%s: valid and not journaled since the reset, but %s "
+				       "(visible %d, written %d) where it was %s (visible %d, "
+				       "written %d)",
+				       s->name, v, s->visible, !!(s->flags & SYMBOL_WRITE), x->str,
+				       x->visible, x->write);
+			return false;
+		}
+	}
+	return true;
+}
+
 static void save_members(kc_sym *s, kc_sym ***out)
 {
 	*out = NULL;
@@ -503,6 +557,10 @@ static bool one_case(const char *dir, bool v2, bool lazy, unsigned seed, kf_strb
 	size_t nmarks = 0;
 	kf_strbuf what = KF_STRBUF_INIT;
 	ok = same(a, b, false, why);
+	size_t nwas = a->nsyms;
+	was *w = kf_xcalloc(nwas ? nwas : 1, sizeof(*w));
+	if (ok)
+		remember(a, w, nwas);
 	for (int step = 0; ok && step < STEPS && ncand; step++) {
 		kf_strbuf_reset(&what);
 		uint32_t r = rnd(10);
@@ -515,6 +573,7 @@ static bool one_case(const char *dir, bool v2, bool lazy, unsigned seed, kf_strb
 			/* the search's top: nothing before can be taken back
 			 * (solve.c's journal_reset; the log and its tags go on) */
 			journal.n = 0;
+			remember(a, w, nwas);
 			kf_strbuf_addstr(&what, "journal reset");
 		} else if (nlog < STEPS) {
 			if (rnd(3) == 0 && nmarks < STEPS)
@@ -532,7 +591,7 @@ static bool one_case(const char *dir, bool v2, bool lazy, unsigned seed, kf_strb
 			sym_clear_all_valid(a);
 			sym_clear_all_valid(b);
 		}
-		if (!same(a, b, settle, why)) {
+		if (!untouched_same(a, w, nwas, why) || !same(a, b, settle, why)) {
 			kf_strbuf_addf(why, "\n  after step %d (%s) of seed %u (%s); the tree:\n%s",
 				       step, kf_strbuf_str(&what), seed, v2 ? "6.12" : "6.1",
 				       kf_strbuf_str(&kc));
@@ -544,6 +603,9 @@ static bool one_case(const char *dir, bool v2, bool lazy, unsigned seed, kf_strb
 		free(log[k].mb);
 	}
 	kf_strbuf_release(&what);
+	for (size_t k = 0; k < nwas; k++)
+		free(w[k].str);
+	free(w);
 	a->journal = NULL;
 	free(journal.v);
 out:
