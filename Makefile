@@ -38,7 +38,7 @@ FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-fra
 
 ALL_CFLAGS = $(CSTD) $(WARN) $(OPT) $(CFLAGS) $(EXTRA_CFLAGS) -MMD -MP
 
-.PHONY: all check check-unit check-cases check-compat check-full asan \
+.PHONY: all check check-unit check-cases check-compat check-full asan tsan \
         clean install man profiles-audit bench fuzz valgrind deps e2e e2e-all \
         e2e-deps e2e-report e2e-pc
 
@@ -118,6 +118,13 @@ asan:
 	$(MAKE) BUILD=build-asan CC=clang \
 	  EXTRA_CFLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 	  LDFLAGS="-fsanitize=address,undefined" check
+
+# The threads (the load ahead with its index of dependents, the detection
+# scan's workers) under ThreadSanitizer: the unit tests and golden cases.
+tsan:
+	$(MAKE) BUILD=build-tsan CC=clang \
+	  EXTRA_CFLAGS="-fsanitize=thread -fno-omit-frame-pointer" \
+	  LDFLAGS="-fsanitize=thread" check-unit check-cases
 
 deps:
 	scripts/install-deps.sh

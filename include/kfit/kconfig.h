@@ -56,6 +56,15 @@ void kc_tree_free(kc_tree *t);
 /* Where the tree reports from now on (a tree loaded into a list of its
  * own, e.g. in another thread, joins the caller's). */
 void kc_tree_set_diags(kc_tree *t, kf_diags *d);
+/* The resolver's index of dependents (what a changed answer makes
+ * recalculate), built ahead instead of on first use.  kc_tree_index_begin
+ * keeps the little it reads of what calculating values writes (the
+ * symbols' flags); kc_tree_index_build then reads only what loading made,
+ * so it may run in a thread of its own while another thread calculates
+ * values, as long as that one reads no configuration (reading one can
+ * reorder a choice's members) and creates no symbol. */
+void kc_tree_index_begin(kc_tree *t);
+void kc_tree_index_build(kc_tree *t);
 
 /* The arch/ directory a name means (lib/kconfig/kc_arch.c, one table):
  * kc_subarch: for what `uname -m` prints, as the top Makefile's SUBARCH

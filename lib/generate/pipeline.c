@@ -30,18 +30,39 @@ void kf_pipeline_init(kf_pipeline *p, const kf_pipeline_opts *o)
  * on a first run the $(shell,...) commands and the scan then share the
  * CPUs instead of taking turns.  Its diagnostics join the caller's where
  * load would have added them, so what is printed does not change.
+ *
+ * With an allnoconfig base (detection's default) the thread goes on to
+ * build the resolver's index of dependents once the tree is handed over,
+ * while the caller calculates the base: that reads no configuration file
+ * and creates no symbol, and the index's build reads nothing the
+ * calculation writes (kc_tree_index_begin, before the hand-over, keeps
+ * the flags it needs).  kf_pipeline_base waits for it at its end.
  */
 struct kf_load_ahead {
-	pthread_t thr;   /* the loading thread */
-	kc_load_opts lo; /* what it loads */
-	kc_tree *t;      /* the loaded tree, or NULL */
-	kf_diags d;      /* its diagnostics until joined */
+	pthread_t thr;      /* the loading thread */
+	pthread_mutex_t mu; /* guards loaded */
+	pthread_cond_t cv;  /* signalled when loaded */
+	bool loaded;        /* t and d are final */
+	bool index;         /* then build the dependents index */
+	kc_load_opts lo;    /* what it loads */
+	kc_tree *t;         /* the loaded tree, or NULL */
+	kf_diags d;         /* its diagnostics until handed over */
 };
 
 static void *load_ahead_run(void *arg)
 {
 	struct kf_load_ahead *la = arg;
-	la->t = kc_tree_load(&la->lo, &la->d);
+	kc_tree *t = kc_tree_load(&la->lo, &la->d);
+	bool index = t && la->index;
+	if (index)
+		kc_tree_index_begin(t);
+	pthread_mutex_lock(&la->mu);
+	la->t = t;
+	la->loaded = true;
+	pthread_cond_signal(&la->cv);
+	pthread_mutex_unlock(&la->mu);
+	if (index)
+		kc_tree_index_build(t);
 	return NULL;
 }
 
@@ -49,38 +70,56 @@ static void load_ahead_start(kf_pipeline *p)
 {
 	struct kf_load_ahead *la = kf_xcalloc(1, sizeof(*la));
 	la->lo = (kc_load_opts){.srctree = p->tree, .arch = p->o.arch, .cache_dir = p->cache};
+	la->index = !p->o.base || !strcmp(p->o.base, "allnoconfig");
+	pthread_mutex_init(&la->mu, NULL);
+	pthread_cond_init(&la->cv, NULL);
 	if (pthread_create(&la->thr, NULL, load_ahead_run, la) != 0) {
+		pthread_mutex_destroy(&la->mu);
+		pthread_cond_destroy(&la->cv);
 		free(la); /* load runs it in its turn */
 		return;
 	}
 	p->ahead = la;
 }
 
-/* Wait for the load started ahead: its tree, reporting to d (NULL: the
- * result is not wanted and freed). */
-static kc_tree *load_ahead_join(kf_pipeline *p, kf_diags *d)
+/* The thread's end: joined and freed; its tree too unless handed over. */
+static void load_ahead_finish(kf_pipeline *p)
 {
 	struct kf_load_ahead *la = p->ahead;
+	if (!la)
+		return;
 	p->ahead = NULL;
 	pthread_join(la->thr, NULL);
-	kc_tree *t = la->t;
-	if (d) {
-		kf_diags_move(d, &la->d);
-		if (t)
-			kc_tree_set_diags(t, d);
-	} else {
-		kc_tree_free(t);
-		t = NULL;
-	}
+	if (la->t != p->t)
+		kc_tree_free(la->t);
 	kf_diags_release(&la->d);
+	pthread_mutex_destroy(&la->mu);
+	pthread_cond_destroy(&la->cv);
 	free(la);
+}
+
+/* Wait for the tree loaded ahead, reporting to d; the thread may go on
+ * building the index (load_ahead_finish waits for that). */
+static kc_tree *load_ahead_take(kf_pipeline *p, kf_diags *d)
+{
+	struct kf_load_ahead *la = p->ahead;
+	pthread_mutex_lock(&la->mu);
+	while (!la->loaded)
+		pthread_cond_wait(&la->cv, &la->mu);
+	pthread_mutex_unlock(&la->mu);
+	kc_tree *t = la->t;
+	kf_diags_move(d, &la->d);
+	if (t)
+		kc_tree_set_diags(t, d);
+	p->t = t;
+	if (!t || !la->index)
+		load_ahead_finish(p);
 	return t;
 }
 
 void kf_pipeline_release(kf_pipeline *p)
 {
-	if (p->ahead)
-		load_ahead_join(p, NULL);
+	load_ahead_finish(p);
 	if (p->solved)
 		kf_gen_result_release(&p->res);
 	kf_base_free(p->snap);
@@ -415,10 +454,8 @@ int kf_pipeline_requirements(kf_pipeline *p, kf_diags *d)
 
 int kf_pipeline_load(kf_pipeline *p, kf_diags *d)
 {
-	if (p->ahead) {
-		p->t = load_ahead_join(p, d);
-		return p->t ? 0 : -1;
-	}
+	if (p->ahead)
+		return load_ahead_take(p, d) ? 0 : -1;
 	kc_load_opts lo = {.srctree = p->tree, .arch = p->o.arch, .cache_dir = p->cache};
 	p->t = kc_tree_load(&lo, d);
 	return p->t ? 0 : -1;
@@ -483,6 +520,9 @@ int kf_pipeline_base(kf_pipeline *p, kf_diags *d)
 		ro.file = p->base;
 		distro_file = true;
 	}
+	/* only allnoconfig reads no file while the index is being built */
+	if (ro.mode != KC_MODE_ALLNOCONFIG)
+		load_ahead_finish(p);
 	kf_strbuf junk = KF_STRBUF_INIT;
 	int crc = kc_compute(p->t, &ro, &junk);
 	kf_strbuf_release(&junk);
@@ -493,6 +533,7 @@ int kf_pipeline_base(kf_pipeline *p, kf_diags *d)
 	if (distro_file)
 		kf_reset_distro_build_files(p->t, d);
 	p->snap = kf_base_snapshot(p->t);
+	load_ahead_finish(p); /* the index, built meanwhile */
 	return 0;
 }
 

@@ -276,6 +276,9 @@ struct kc_tree {
 	unsigned char *rdep_group; /* by seq: in a choice's group (a choice
 				    or a member): read without being valid */
 	unsigned rdep_pass;      /* invalidation passes made */
+	unsigned char *rdep_kind; /* by seq: RK_* bits of its flags, kept
+				     before the build (kc_tree_index_begin) */
+	unsigned rdep_kind_n;    /* symbols rdep_kind covers */
 	unsigned long calc_edits; /* answers the calculation itself changed
 				    (choices, transitional symbols) */
 	struct kc_edits *edit_log; /* where to keep what those were, or NULL */

@@ -875,10 +875,14 @@ struct rdep_pass {
 					listed as reading it */
 };
 
+/* What the index reads of a symbol's flags, kept by kc_tree_index_begin:
+ * the build reads this instead, never a flag the calculation writes. */
+enum { RK_CONST = 1, RK_CHOICE = 2, RK_CHOICEVAL = 4 };
+
 static void rdep_add(kc_tree *t, struct rdep_pass *p, kc_sym *from, kc_sym *to)
 {
-	if (!from || !to || from == to || (from->flags & SYMBOL_CONST) ||
-	    from->seq >= t->rdep_nsyms || to->seq >= t->rdep_nsyms)
+	if (!from || !to || from == to || from->seq >= t->rdep_nsyms ||
+	    to->seq >= t->rdep_nsyms || (t->rdep_kind[from->seq] & RK_CONST))
 		return;
 	/* a symbol's expressions name the same symbols again and again (its
 	 * dependencies are in each prompt's and default's condition): two
@@ -932,10 +936,9 @@ static void rdep_edges(kc_tree *t, struct rdep_pass *p)
 
 	for_all_symbols(t, i, s)
 	{
-		if (s->flags & SYMBOL_CONST)
+		if (s->seq >= t->rdep_nsyms || (t->rdep_kind[s->seq] & RK_CONST))
 			continue;
-		if (s->seq < t->rdep_nsyms &&
-		    (sym_is_choice(s) || sym_is_choice_value_v1(s) || s->choice))
+		if ((t->rdep_kind[s->seq] & (RK_CHOICE | RK_CHOICEVAL)) || s->choice)
 			t->rdep_group[s->seq] = 1;
 		for (prop = s->prop; prop; prop = prop->next) {
 			rdep_add_expr(t, p, prop->expr, s);
@@ -952,7 +955,8 @@ static void rdep_edges(kc_tree *t, struct rdep_pass *p)
 	}
 	for (kc_menu *m = menu_next(&t->rootmenu, &t->rootmenu); m;
 	     m = menu_next(m, &t->rootmenu)) {
-		if (!m->sym || !sym_is_choice(m->sym))
+		if (!m->sym || m->sym->seq >= t->rdep_nsyms ||
+		    !(t->rdep_kind[m->sym->seq] & RK_CHOICE))
 			continue;
 		for (kc_menu *c = menu_next(m, m); c; c = menu_next(c, m))
 			rdep_add_group(t, p, m->sym, c->sym);
@@ -961,9 +965,36 @@ static void rdep_edges(kc_tree *t, struct rdep_pass *p)
 	}
 }
 
+static void rdep_build(kc_tree *t);
+
+void kc_tree_index_begin(kc_tree *t)
+{
+	if (t->rdep_start || t->rdep_kind)
+		return;
+	unsigned n = t->nsyms, i;
+	kc_sym *s;
+	t->rdep_kind = kf_xcalloc(n ? n : 1, 1);
+	t->rdep_kind_n = n;
+	for_all_symbols(t, i, s)
+	{
+		if (s->seq < n)
+			t->rdep_kind[s->seq] = (s->flags & SYMBOL_CONST ? RK_CONST : 0) |
+					       (sym_is_choice(s) ? RK_CHOICE : 0) |
+					       (sym_is_choice_value_v1(s) ? RK_CHOICEVAL : 0);
+	}
+}
+
+void kc_tree_index_build(kc_tree *t)
+{
+	if (t->rdep_start)
+		return;
+	kc_tree_index_begin(t);
+	rdep_build(t);
+}
+
 static void rdep_build(kc_tree *t)
 {
-	unsigned n = t->nsyms;
+	unsigned n = t->rdep_kind_n;
 
 	t->rdep_nsyms = n;
 	t->rdep_group = kf_xcalloc(n ? n : 1, 1);
@@ -999,7 +1030,9 @@ void sym_rdep_free(kc_tree *t)
 	free(t->rdep);
 	free(t->rdep_mark);
 	free(t->rdep_group);
-	t->rdep_group = NULL;
+	free(t->rdep_kind);
+	t->rdep_group = t->rdep_kind = NULL;
+	t->rdep_kind_n = 0;
 	t->rdep_start = t->rdep_mark = NULL;
 	t->rdep = NULL;
 	t->rdep_nsyms = 0;
@@ -1013,7 +1046,7 @@ void sym_rdep_free(kc_tree *t)
 void sym_invalidate(kc_tree *t, kc_sym *const *syms, size_t n)
 {
 	if (!t->rdep_start && t->nsyms)
-		rdep_build(t);
+		kc_tree_index_build(t);
 	for (size_t k = 0; k < n; k++)
 		if (!syms[k] || syms[k]->seq >= t->rdep_nsyms) {
 			sym_clear_all_valid(t);
