@@ -430,6 +430,7 @@ int cmd_generate(int argc, char **argv)
 	kf_pipeline_init(&p, &plo);
 	if (kf_pipeline_tree(&p, &d) < 0)
 		goto fail;
+	kf_pipeline_load_ahead(&p);
 	if (detect) {
 		if (kf_pipeline_detect(&p, &d) < 0)
 			goto fail;

@@ -26,10 +26,11 @@ void kf_pipeline_init(kf_pipeline *p, const kf_pipeline_opts *o)
 
 /*
  * The Kconfig load of kf_pipeline_load, started in a thread of its own
- * before detection scans the driver sources: both only read the tree, and
- * on a first run the $(shell,...) commands and the scan then share the
- * CPUs instead of taking turns.  Its diagnostics join the caller's where
- * load would have added them, so what is printed does not change.
+ * (kf_pipeline_load_ahead; detect starts it before it scans the driver
+ * sources): the stages before load only read the tree, and on a first
+ * run the $(shell,...) commands and the scan then share the CPUs instead
+ * of taking turns.  Its diagnostics join the caller's where load would
+ * have added them, so what is printed does not change.
  *
  * With an allnoconfig base (detection's default) the thread goes on to
  * build the resolver's index of dependents once the tree is handed over,
@@ -215,10 +216,15 @@ static int root_needs_initramfs(kf_pipeline *p, kf_diags *d)
 	return 0;
 }
 
+void kf_pipeline_load_ahead(kf_pipeline *p)
+{
+	if (!p->t && !p->ahead && p->tree)
+		load_ahead_start(p);
+}
+
 int kf_pipeline_detect(kf_pipeline *p, kf_diags *d)
 {
-	if (!p->t && !p->ahead)
-		load_ahead_start(p);
+	kf_pipeline_load_ahead(p);
 	p->aliases = kf_aliasdb_new();
 	if (kf_aliasdb_scan_tree(p->aliases, p->tree, p->o.arch, true, p->o.progress,
 				 p->o.progress_ctx, d) < 0)
