@@ -1340,13 +1340,6 @@ static const char *group_of(const kf_gen_opts *o, const prof_req *r)
 
 /* ---------------- driver ---------------- */
 
-/*
- * Do all of reqs hold?  The one that failed last is tried first (and
- * moved to the front): in minimization most answers that cannot go back
- * break the same few requirements, and finding the failure first saves
- * evaluating the others.  The order of reqs is the caller's array, which
- * only the explanations' lookups read, and they do not depend on it.
- */
 /* Has s kept the calculated state it had at the last journal_reset?
  * Whatever recalculation or invalidation touches since is journaled, and
  * a symbol that has not been is valid only if it was then, with the same
@@ -1370,6 +1363,15 @@ static bool req_untouched(rs *R, const prof_req *r)
 	return true;
 }
 
+/*
+ * Do all of reqs hold?  The one that failed last is tried first (and
+ * moved to the front): in minimization most answers that cannot go back
+ * break the same few requirements, and finding the failure first saves
+ * evaluating the others; a requirement none of whose symbols the journal
+ * touched since its last reset is not evaluated at all.  The order of
+ * reqs is the caller's array, which only the explanations' lookups read,
+ * and they do not depend on it.
+ */
 static bool all_hold(rs *R, const prof_req **reqs, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -1425,10 +1427,17 @@ static void minimize(rs *R, const kf_base *b, const prof_req **held, size_t nhel
 		if (!memcmp(&s->def[S_DEF_USER], &b->def[s->seq], sizeof(kc_value)) &&
 		    (s->flags & SYMBOL_DEF_USER) == (b->flags[s->seq] & SYMBOL_DEF_USER))
 			continue;
+		/* the requirement the answer was made for breaks first, if
+		 * any does: ask it before the others */
+		const prof_req *own = R->sets[i].req;
+		bool own_held = false;
+		for (size_t k = 0; own && k < nheld && !own_held; k++)
+			own_held = held[k] == own;
 		size_t mark = R->nlog;
 		journal_reset(R);
 		restore_base(R, b, s);
-		if (!all_hold(R, held, nheld))
+		if ((own_held && req_applies(R, own) && !req_holds(R, own)) ||
+		    !all_hold(R, held, nheld))
 			rollback(R, mark);
 	}
 	/* 2: anything else that differs from the base and can be answered
