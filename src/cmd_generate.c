@@ -425,6 +425,9 @@ int cmd_generate(int argc, char **argv)
 		.output = out,
 		.check_minimal = check_minimal,
 		.force = force,
+		/* KFIT_LOAD_AHEAD=0: every stage in turn on this thread (the
+		 * same output; tests/compat/generate-threads.sh compares) */
+		.serial = getenv("KFIT_LOAD_AHEAD") && !strcmp(getenv("KFIT_LOAD_AHEAD"), "0"),
 	};
 	kf_pipeline p;
 	kf_pipeline_init(&p, &plo);

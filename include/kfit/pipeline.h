@@ -53,6 +53,9 @@ typedef struct kf_pipeline_opts {
 	bool check_minimal;        /* solve: list changes that could go back */
 	bool force;                /* detect: a root on LUKS, LVM or md with
 				      initramfs no is a warning, not an error */
+	bool serial;               /* load in the caller's thread when load
+				      comes, the resolver's index on its
+				      first use (no load ahead) */
 } kf_pipeline_opts;
 
 /* A detected profile that the requirements use (for the caller to say). */

@@ -218,7 +218,7 @@ static int root_needs_initramfs(kf_pipeline *p, kf_diags *d)
 
 void kf_pipeline_load_ahead(kf_pipeline *p)
 {
-	if (!p->t && !p->ahead && p->tree)
+	if (!p->t && !p->ahead && p->tree && !p->o.serial)
 		load_ahead_start(p);
 }
 
