@@ -433,7 +433,6 @@ int cmd_generate(int argc, char **argv)
 	kf_pipeline_init(&p, &plo);
 	if (kf_pipeline_tree(&p, &d) < 0)
 		goto fail;
-	kf_pipeline_load_ahead(&p);
 	if (detect) {
 		if (kf_pipeline_detect(&p, &d) < 0)
 			goto fail;
@@ -441,8 +440,13 @@ int cmd_generate(int argc, char **argv)
 			fprintf(stderr, "kfit: detected %s (%s)\n", p.detected[i].name,
 				p.detected[i].reason);
 	}
-	if (kf_pipeline_requirements(&p, &d) < 0 || kf_pipeline_load(&p, &d) < 0 ||
-	    kf_pipeline_base(&p, &d) < 0)
+	if (kf_pipeline_requirements(&p, &d) < 0)
+		goto fail;
+	/* detect started the load already; otherwise it starts here, once
+	 * the profile names are known good (a mistyped one stops at once),
+	 * and goes on to build the resolver's index beside the base */
+	kf_pipeline_load_ahead(&p);
+	if (kf_pipeline_load(&p, &d) < 0 || kf_pipeline_base(&p, &d) < 0)
 		goto fail;
 	int g = kf_pipeline_solve(&p, &d);
 	if (g < 0)

@@ -98,9 +98,10 @@ void kf_pipeline_release(kf_pipeline *p);
 
 int kf_pipeline_tree(kf_pipeline *p, kf_diags *d);
 int kf_pipeline_detect(kf_pipeline *p, kf_diags *d);
-/* Start load in a thread of its own now (after tree), so that what comes
- * before it (detect, requirements) runs beside the parse; load then waits
- * for it.  detect starts it too.  Without threads: load runs it. */
+/* Start load in a thread of its own now (after tree): what comes before
+ * load then runs beside the parse (detect starts it itself), and with an
+ * allnoconfig base the thread goes on to build the resolver's index while
+ * base runs.  load waits for it.  Without threads: load runs it. */
 void kf_pipeline_load_ahead(kf_pipeline *p);
 int kf_pipeline_requirements(kf_pipeline *p, kf_diags *d);
 int kf_pipeline_load(kf_pipeline *p, kf_diags *d);
