@@ -17,6 +17,7 @@
 #include "kfit/solve.h"
 
 #include "kfit/explain.h"
+#include "kfit/hashmap.h"
 
 #include "kc_internal.h"
 
@@ -90,9 +91,10 @@ typedef struct rs {
 	kf_arena *arena;         /* strings of the result */
 	struct lookup_slot {     /* lookup's answers by name pointer (the */
 		const char *name; /* profile database's strings, which */
-		kc_sym *sym;     /* outlive the search), open addressing */
+		kc_sym *sym;     /* outlive the search) */
 	} *names;
-	size_t nnames, anames;   /* used, size (a power of two) */
+	size_t nnames, anames;   /* their count */
+	kf_hindex names_idx;     /* names by pointer */
 } rs;
 
 /* ---------------- small helpers ---------------- */
@@ -144,39 +146,26 @@ static kc_sym *lookup_name(rs *R, const char *name)
 	return s;
 }
 
+static bool name_eq(const void *ctx, size_t i, const void *key)
+{
+	const rs *R = ctx;
+	return R->names[i].name == key;
+}
+
 /* The tree's symbol a profile names (NULL: none, or not one a
  * requirement can ask for), found once per name: the checks after
  * every requirement and every minimization trial ask for the same few
  * hundred names again and again. */
 static kc_sym *lookup(rs *R, const char *name)
 {
-	if (2 * (R->nnames + 1) > R->anames) {
-		size_t na = R->anames ? 2 * R->anames : 256;
-		struct lookup_slot *nv = kf_xcalloc(na, sizeof(*nv));
-		for (size_t i = 0; i < R->anames; i++) {
-			if (!R->names[i].name)
-				continue;
-			size_t h = (uintptr_t)R->names[i].name * 0x9E3779B97F4A7C15ull >> 20;
-			while (nv[h & (na - 1)].name)
-				h++;
-			nv[h & (na - 1)] = R->names[i];
-		}
-		free(R->names);
-		R->names = nv;
-		R->anames = na;
-	}
-	size_t h = (uintptr_t)name * 0x9E3779B97F4A7C15ull >> 20;
-	for (;; h++) {
-		struct lookup_slot *e = &R->names[h & (R->anames - 1)];
-		if (e->name == name)
-			return e->sym;
-		if (!e->name) {
-			e->name = name;
-			e->sym = lookup_name(R, name);
-			R->nnames++;
-			return e->sym;
-		}
-	}
+	uint32_t h = kf_hash_mem(&name, sizeof(name));
+	size_t i = kf_hindex_find(&R->names_idx, h, name_eq, R, name);
+	if (i != KF_HINDEX_NONE)
+		return R->names[i].sym;
+	KF_GROW(R->names, R->nnames + 1, R->anames);
+	R->names[R->nnames] = (struct lookup_slot){name, lookup_name(R, name)};
+	kf_hindex_add(&R->names_idx, h, R->nnames);
+	return R->names[R->nnames++].sym;
 }
 
 static bool is_on(const char *v)
@@ -1571,6 +1560,7 @@ static void rs_release(rs *R)
 	free(R->pins);
 	free(R->sets);
 	free(R->names);
+	kf_hindex_release(&R->names_idx);
 	kf_strbuf_release(&R->paths);
 	kf_strbuf_release(&R->fail);
 }
