@@ -277,8 +277,8 @@ struct kc_tree {
 				    or a member): read without being valid */
 	unsigned rdep_pass;      /* invalidation passes made */
 	unsigned char *rdep_kind; /* by seq: RK_* bits of its flags, kept
-				     before the build (kc_tree_index_begin) */
-	unsigned rdep_kind_n;    /* symbols rdep_kind covers */
+				     before the build (kc_tree_index_begin,
+				     which sets rdep_nsyms) */
 	unsigned long calc_edits; /* answers the calculation itself changed
 				    (choices, transitional symbols) */
 	struct kc_edits *edit_log; /* where to keep what those were, or NULL */

@@ -974,7 +974,7 @@ void kc_tree_index_begin(kc_tree *t)
 	unsigned n = t->nsyms, i;
 	kc_sym *s;
 	t->rdep_kind = kf_xcalloc(n ? n : 1, 1);
-	t->rdep_kind_n = n;
+	t->rdep_nsyms = n;
 	for_all_symbols(t, i, s)
 	{
 		if (s->seq < n)
@@ -994,9 +994,8 @@ void kc_tree_index_build(kc_tree *t)
 
 static void rdep_build(kc_tree *t)
 {
-	unsigned n = t->rdep_kind_n;
+	unsigned n = t->rdep_nsyms;
 
-	t->rdep_nsyms = n;
 	t->rdep_group = kf_xcalloc(n ? n : 1, 1);
 	/* compressed rows: the dependents of seq k are
 	 * rdep[rdep_start[k] .. rdep_start[k + 1]) */
@@ -1032,7 +1031,6 @@ void sym_rdep_free(kc_tree *t)
 	free(t->rdep_group);
 	free(t->rdep_kind);
 	t->rdep_group = t->rdep_kind = NULL;
-	t->rdep_kind_n = 0;
 	t->rdep_start = t->rdep_mark = NULL;
 	t->rdep = NULL;
 	t->rdep_nsyms = 0;
