@@ -13,6 +13,10 @@
 #   conf alone          scripts/kconfig/conf run directly with exactly the
 #                       environment and arguments make gives it (captured
 #                       once by a wrapper), so make's own overhead is out
+#   commands alone      the floor of a cold run: the $(shell,...) commands
+#                       a cold kfit run ran (KFIT_SHELL_LOG), each under
+#                       sh -c with conf's environment, as many at a time
+#                       as there are CPUs (xargs -P), nothing else
 #
 # usage: bench/olddefconfig.sh [-n N] [-k TREE] [-a ARCH] [CONFIG]
 #   N       runs of each (default 5)
@@ -137,9 +141,23 @@ run_kfit_serial() {
 		"$KFIT" kconfig -k "$tree" -a "$arch" -c "$W/kfit-serial.config" olddefconfig
 }
 
-# warm up: page cache, kfit's cache, make's timestamps
+run_floor() {
+	mkdir -p "$W/floor"
+	# xargs exits 123 when a command failed (some are meant to)
+	(cd "$W/floor" && run floor "$W/floor.config" env -i "${conf_env[@]}" \
+		/bin/sh -c 'xargs -a "$1" -d "\n" -n 1 -P "$2" sh -c; r=$?
+			[ $r = 0 ] || [ $r = 123 ]' sh "$W/commands" "$(nproc)")
+}
+
+# warm up: page cache, kfit's cache, make's timestamps; the commands a
+# cold run runs
 run_make >/dev/null 2>&1
 [ -n "$have_kfit" ] && { run_kfit || have_kfit=; }
+if [ -n "$have_kfit" ]; then
+	rm -f "$W/shell.log"
+	KFIT_SHELL_LOG=$W/shell.log run_kfit_cold
+	cut -f2- "$W/shell.log" >"$W/commands"
+fi
 rm -f "$W"/*.times
 
 for ((i = 0; i < N; i++)); do
@@ -148,6 +166,7 @@ for ((i = 0; i < N; i++)); do
 	run_conf
 	[ -n "$have_kfit" ] && run_kfit_cold
 	[ -n "$have_kfit" ] && run_kfit_serial
+	[ -n "$have_kfit" ] && run_floor
 done
 
 median() { # column of NAME.times -> median (prints "n/a" on failure)
@@ -160,13 +179,14 @@ median() { # column of NAME.times -> median (prints "n/a" on failure)
 printf 'tree %s, ARCH=%s, input %s, %d runs each (medians)\n' "$tree" "$arch" "${cfg##*/}" "$N"
 printf 'load average before: %s; %s CPUs\n' "$(cut -d' ' -f1-3 /proc/loadavg)" "$(nproc)"
 printf '%-20s %10s %14s\n' "" "time (ms)" "peak RSS (KB)"
-for n in kfit kfit-cold kfit-serial make conf; do
+for n in kfit kfit-cold kfit-serial make conf floor; do
 	case $n in
 	kfit) label="kfit (warm cache)" ;;
 	kfit-cold) label="kfit (cold cache)" ;;
 	kfit-serial) label="kfit (cold, serial)" ;;
 	make) label="make olddefconfig" ;;
 	conf) label="conf alone" ;;
+	floor) label="commands alone" ;;
 	esac
 	[ -f "$W/$n.times" ] || continue
 	printf '%-20s %10s %14s\n' "$label" "$(median "$n" 1)" "$(median "$n" 2)"
@@ -187,6 +207,7 @@ if [ -n "$have_kfit" ]; then
 	echo "ratio kfit/make (warm cache): $(ratio kfit make)   (target <= 0.33)"
 	echo "ratio kfit/make (cold cache): $(ratio kfit-cold make)   (target <= 0.5)"
 	echo "ratio kfit/make (cold, one at a time): $(ratio kfit-serial make)"
+	echo "ratio commands alone/make: $(ratio floor make)   ($(wc -l <"$W/commands") commands, $(nproc) at a time: the floor of the cold ratio)"
 	echo "ratio kfit/conf (warm cache): $(ratio kfit conf)"
 	echo "ratio kfit/conf (cold cache): $(ratio kfit-cold conf)"
 	if cmp -s "$W/kfit.config" "$W/make.config" &&

@@ -573,6 +573,9 @@ char *kc_shell_run(kc_tree *t, const char *cmd);
 /* The same for a value needed at once (the environment conf gets): a
  * speculative pass waits for it. */
 char *kc_shell_now(kc_tree *t, const char *cmd);
+/* kc_shell_now of n independent commands into res[0..n-1]: each is run
+ * (a speculative pass queues each) before any result is waited for. */
+void kc_shell_now_all(kc_tree *t, const char *const *cmds, size_t n, char **res);
 /* A speculative pass's value of a $(shell,...) whose result is not known
  * yet: KC_SPEC_MARK, the command's number, \001 (kc_shell.c). */
 #define KC_SPEC_MARK "\001kfit:"

@@ -253,9 +253,41 @@ enum shell_end {
  * *sig is the signal that ended it (or that its shell reports with
  * 128 + N), *errnum errno when it could not run.  Safe in any thread.
  */
+/* $KFIT_SHELL_LOG: append "MS<tab>COMMAND" for each command run (not
+ * those the cache answered), one write per line, so that a run's commands
+ * can be timed or run again without kfit (bench/olddefconfig.sh's floor).
+ * Kconfig commands are single lines; a newline in one is written as \n. */
+static void shell_log(const char *cmd, const struct timespec *t0)
+{
+	const char *path = getenv("KFIT_SHELL_LOG");
+	if (!path || !*path)
+		return;
+	struct timespec t1;
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	double ms = (double)(t1.tv_sec - t0->tv_sec) * 1e3 +
+		    (double)(t1.tv_nsec - t0->tv_nsec) / 1e6;
+	kf_strbuf line = KF_STRBUF_INIT;
+	kf_strbuf_addf(&line, "%.1f\t", ms);
+	for (const char *c = cmd; *c; c++)
+		if (*c == '\n')
+			kf_strbuf_addstr(&line, "\\n");
+		else
+			kf_strbuf_add(&line, c, 1);
+	kf_strbuf_addstr(&line, "\n");
+	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	if (fd >= 0) {
+		ssize_t w = write(fd, line.buf, line.len);
+		(void)w; /* a diagnostic aid: a short log loses nothing else */
+		close(fd);
+	}
+	kf_strbuf_release(&line);
+}
+
 static enum shell_end run_sh(char *const *env, int timeout_ms, const char *cmd,
 			     kf_strbuf *out, kf_strbuf *err, int *sig, int *errnum)
 {
+	struct timespec t0;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	char *tmpl = kf_xasprintf("/tmp/kfit-sh.%ld.XXXXXX", (long)getpid());
 	char *dir = mkdtemp(tmpl);
 	/* popen(): execl("/bin/sh", "sh", "-c", cmd): a failing command's
@@ -285,6 +317,7 @@ static enum shell_end run_sh(char *const *env, int timeout_ms, const char *cmd,
 	if (dir)
 		kf_remove_tree(dir); /* what the command left behind */
 	free(tmpl);
+	shell_log(cmd, &t0);
 	if (st < 0)
 		return SHELL_FAILED;
 	if (timed_out)
@@ -782,9 +815,10 @@ char *kc_shell_run(kc_tree *t, const char *cmd)
 	return res;
 }
 
-char *kc_shell_now(kc_tree *t, const char *cmd)
+/* A value kc_shell_run gave, with the results it stands for (a
+ * speculative pass waits for them). */
+static char *shell_known(kc_tree *t, char *r)
 {
-	char *r = kc_shell_run(t, cmd);
 	if (!t->spec || !strstr(r, KC_SPEC_MARK))
 		return r;
 	char *known = kc_spec_resolve(t, r);
@@ -792,6 +826,19 @@ char *kc_shell_now(kc_tree *t, const char *cmd)
 	if (!known)
 		kc_pp_error(t, "not known");
 	return known ? known : kf_xstrdup("");
+}
+
+char *kc_shell_now(kc_tree *t, const char *cmd)
+{
+	return shell_known(t, kc_shell_run(t, cmd));
+}
+
+void kc_shell_now_all(kc_tree *t, const char *const *cmds, size_t n, char **res)
+{
+	for (size_t i = 0; i < n; i++)
+		res[i] = kc_shell_run(t, cmds[i]);
+	for (size_t i = 0; i < n; i++)
+		res[i] = shell_known(t, res[i]);
 }
 
 char *kc_which(kc_tree *t, const char *name)

@@ -220,40 +220,41 @@ int kc_env_setup(kc_tree *t, const char *version, bool plain, kf_diags *d)
 	pp_setenv(t, "PYTHON3", user_var("PYTHON3") ? user_var("PYTHON3") : "python3");
 	pp_setenv(t, "RUSTC_BOOTSTRAP", "1");
 
-	/* CC_VERSION_TEXT = $(subst #,,$(shell LC_ALL=C $(CC) --version 2>/dev/null | head -n 1)) */
-	char *cmd = kf_xasprintf("LC_ALL=C %s --version 2>/dev/null | head -n 1",
-				 pp_getenv(t, "CC"));
-	char *txt = kc_shell_now(t, cmd);
-	free(cmd);
-	char *w = txt;
-	for (char *r = txt; *r; r++)
-		if (*r != '#')
-			*w++ = *r;
-	*w = 0;
-	pp_setenv(t, "CC_VERSION_TEXT", txt);
-	bool clang = strstr(txt, "clang") != NULL;
-	free(txt);
+	/* The Makefile's tool versions, three independent $(shell ...):
+	 * CC_VERSION_TEXT = $(subst #,,$(shell LC_ALL=C $(CC) --version 2>/dev/null | head -n 1))
+	 * RUSTC_VERSION_TEXT = $(subst #,,$(shell $(RUSTC) --version 2>/dev/null)) (6.6+)
+	 * PAHOLE_VERSION = $(shell $(srctree)/scripts/pahole-version.sh $(PAHOLE)) (6.19+)
+	 * asked all at once, so that a cold cache runs them side by side */
+	const char *vname[3];
+	char *vcmd[3], *vtxt[3];
+	size_t nv = 0;
+	vname[nv] = "CC_VERSION_TEXT";
+	vcmd[nv++] = kf_xasprintf("LC_ALL=C %s --version 2>/dev/null | head -n 1",
+				  pp_getenv(t, "CC"));
 	if (t->kver[0] > 6 || (t->kver[0] == 6 && t->kver[1] >= 6)) {
-		cmd = kf_xasprintf("%s --version 2>/dev/null", pp_getenv(t, "RUSTC"));
-		txt = kc_shell_now(t, cmd);
-		free(cmd);
-		w = txt;
-		for (char *r = txt; *r; r++)
-			if (*r != '#')
-				*w++ = *r;
-		*w = 0;
-		pp_setenv(t, "RUSTC_VERSION_TEXT", txt);
-		free(txt);
+		vname[nv] = "RUSTC_VERSION_TEXT";
+		vcmd[nv++] = kf_xasprintf("%s --version 2>/dev/null", pp_getenv(t, "RUSTC"));
 	}
 	if (pahole_version) {
-		/* PAHOLE_VERSION = $(shell $(srctree)/scripts/pahole-version.sh $(PAHOLE)) */
-		cmd = kf_xasprintf("%s/scripts/pahole-version.sh %s", t->srctree,
-				   pp_getenv(t, "PAHOLE"));
-		txt = kc_shell_now(t, cmd);
-		free(cmd);
-		pp_setenv(t, "PAHOLE_VERSION", txt);
-		free(txt);
+		vname[nv] = "PAHOLE_VERSION";
+		vcmd[nv++] = kf_xasprintf("%s/scripts/pahole-version.sh %s", t->srctree,
+					  pp_getenv(t, "PAHOLE"));
 	}
+	kc_shell_now_all(t, (const char *const *)vcmd, nv, vtxt);
+	for (size_t i = 0; i < nv; i++) {
+		if (strcmp(vname[i], "PAHOLE_VERSION")) { /* $(subst #,,...) */
+			char *w = vtxt[i];
+			for (char *r = vtxt[i]; *r; r++)
+				if (*r != '#')
+					*w++ = *r;
+			*w = 0;
+		}
+		pp_setenv(t, vname[i], vtxt[i]);
+		free(vcmd[i]);
+	}
+	bool clang = strstr(vtxt[0], "clang") != NULL;
+	for (size_t i = 0; i < nv; i++)
+		free(vtxt[i]);
 	char *mkclang = kf_xasprintf("%s/scripts/Makefile.clang", t->srctree);
 	bool top_clang_flags = !new_makefile && !kf_exists(mkclang);
 	free(mkclang);
