@@ -11,11 +11,15 @@
 #include "kfit/rootfs.h"
 #include "kfit/run.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 void kf_pipeline_init(kf_pipeline *p, const kf_pipeline_opts *o)
 {
@@ -593,12 +597,40 @@ int kf_pipeline_verify(kf_pipeline *p, kf_diags *d)
 	if (kf_read_file(p->dest, &a, &scratch) < 0 ||
 	    kf_write_file_atomic(copy, a.buf, a.len, false, &scratch) < 0)
 		goto out;
-	char *o = kf_xasprintf("O=%s/build", dir);
+	/* The build directory, where make builds the tree's conf (5-6 s):
+	 * kept in the cache per tree and ARCH, so that only the first
+	 * --verify builds it (make rebuilds what is out of date), and
+	 * locked while make runs in it (make writes O/Makefile each time) */
+	char *bdir = NULL;
+	int lfd = -1;
+	if (p->cache) {
+		char *vd = kf_xasprintf("%s/verify", p->cache);
+		bdir = kf_xasprintf("%s/%08x-%s", vd, kf_hash_str(p->tree), p->o.arch);
+		char *lock = kf_xasprintf("%s.lock", bdir);
+		if (kf_cache_trust(vd, &scratch) == 0 && kf_cache_trust(bdir, &scratch) == 0 &&
+		    kf_mkdir_p(vd, 0700) == 0)
+			lfd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY, 0600);
+		while (lfd >= 0 && flock(lfd, LOCK_EX) < 0)
+			if (errno != EINTR) {
+				close(lfd);
+				lfd = -1;
+			}
+		free(lock);
+		free(vd);
+		if (lfd < 0) {
+			free(bdir);
+			bdir = NULL;
+		}
+	}
+	char *o = bdir ? kf_xasprintf("O=%s", bdir) : kf_xasprintf("O=%s/build", dir);
 	char *ar = kf_xasprintf("ARCH=%s", p->o.arch);
 	char *kc = kf_xasprintf("KCONFIG_CONFIG=%s", copy);
 	const char *argv[] = {"make", "-s", "-C", p->tree, o, ar, kc, "olddefconfig", NULL};
 	kf_run_opts ro = {.argv = argv};
 	int st = kf_run(&ro, &scratch);
+	if (lfd >= 0)
+		close(lfd); /* releases the lock */
+	free(bdir);
 	free(o);
 	free(ar);
 	free(kc);
