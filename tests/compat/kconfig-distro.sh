@@ -46,10 +46,10 @@ label() { # config path -> short name
 	esac
 }
 
-# make check: every distribution config once (alternating between 6.1 and
-# 6.12), each Debian package config into its own tree (and into a
-# neighbour on 6.1 and 6.12), and a few old-into-new and new-into-old
-# ones on 5.10 and 7.3;
+# make check: every distribution family once or twice (11 of the 21
+# configs, into 6.1 or 6.12), each Debian package config into its own
+# tree (and into a neighbour on 6.1 and 6.12), and a few old-into-new and
+# new-into-old ones on 5.10 and 7.3;
 # KFIT_TEST_FULL=1: every config into every tree.
 sample() { # ver name index -> 0 when the case is in make check's sample
 	local ver=$1 n=$2 i=$3
@@ -58,8 +58,12 @@ sample() { # ver name index -> 0 when the case is in make check's sample
 	7.3-debian-pkg-7.3-* | 7.3-arch-2026-* | 7.3-debian-10-*) return 0 ;;
 	6.1-debian-pkg-6.1-* | 6.1-debian-pkg-5.10-* | 6.12-debian-pkg-6.12-* | 6.12-debian-pkg-7.3-*) return 0 ;;
 	5.10-* | 7.3-* | *-debian-pkg-*) return 1 ;;
-	6.1-*) [ $((i % 2)) = 0 ] ;;
-	6.12-*) [ $((i % 2)) = 1 ] ;;
+	# each family once, old configs into new trees and new into old,
+	# across both generations of conf's code (<= 6.10, >= 6.11)
+	6.1-debian-10-* | 6.1-debian-12-* | 6.1-ubuntu-20.04-* | 6.1-arch-2024-* | 6.1-nixos-latest-*) return 0 ;;
+	6.12-alpine-3.13-* | 6.12-centos-stream-9-* | 6.12-fedora-40-* | 6.12-opensuse-tumbleweed-*) return 0 ;;
+	6.12-ubuntu-25.04-* | 6.12-debian-13-*) return 0 ;;
+	*) return 1 ;;
 	esac
 }
 for ver in $vers; do

@@ -8,10 +8,11 @@
 # KCONFIG_ALLCONFIG, and .config files with broken lines
 # (KCONFIG_WARN_UNKNOWN_SYMBOLS, _WERROR, which 5.10's conf ignores).
 # By default (make check) a sample that still visits every mode and every
-# special input once: allnoconfig and defconfig on x86_64 of 5.10, 6.1
-# and 6.12 (olddefconfig of an empty .config on 5.10 only: real configs
-# are kconfig-distro.sh's), defconfig on arm64 of each, x86 of 6.1 and
-# riscv of 6.12 (allnoconfig too on arm64 of 6.12), every other mode and
+# special input once: allnoconfig on x86_64 of 5.10 and 6.12, defconfig
+# on x86_64 and arm64 of 5.10 (with CROSS_COMPILE), 6.1 and 6.12 (the
+# named x86_64_defconfig), i386_defconfig on x86 of 6.1, defconfig on
+# riscv of 6.12, olddefconfig of an empty .config on 5.10 (real configs
+# are kconfig-distro.sh's), every other mode and
 # input on one of the three trees (rotated, so each generation of conf's
 # code, <= 6.10 and >= 6.11, sees the hardest modes), and a sample on 7.3
 # (fetched into the cache by `make deps`; see the end); KFIT_TEST_FULL=1
@@ -49,13 +50,16 @@ for ver in $vers; do
 		[ -n "$FULL" ] || arch_by_default "$ver" "$arch" || continue
 		if [ -n "$FULL" ]; then
 			modes="olddefconfig alldefconfig allnoconfig allyesconfig allmodconfig defconfig tinyconfig listnewconfig"
-		elif [ "$ver-$arch" = 5.10-x86_64 ]; then
-			modes="olddefconfig allnoconfig defconfig"
-		elif [ "$arch" = x86_64 ] || [ "$ver-$arch" = 6.12-arm64 ]; then
-			# olddefconfig of real configs: kconfig-distro.sh
-			modes="allnoconfig defconfig"
 		else
-			modes="defconfig"
+			# olddefconfig of real configs: kconfig-distro.sh; arm64
+			# defconfig of 5.10 with CROSS_COMPILE below; x86_64 of
+			# 6.12 with the defconfig named below
+			case $ver-$arch in
+			5.10-x86_64) modes="olddefconfig allnoconfig defconfig" ;;
+			6.12-x86_64) modes="allnoconfig" ;;
+			5.10-arm64 | 6.1-x86) modes="" ;;
+			*) modes="defconfig" ;;
+			esac
 		fi
 		for mode in $modes; do
 			add_case "$ver-$arch-$mode" "$ver" "$arch" "$mode" empty
@@ -114,7 +118,7 @@ for ver in $vers; do
 		"mangle:$(debian_config "$ver")" KCONFIG_WARN_UNKNOWN_SYMBOLS=1 KCONFIG_WERROR=1
 	on "$ver" 6.1 && add_case "$ver-x86_64-savedefconfig-broken-lines" "$ver" x86_64 savedefconfig \
 		"mangle:$(debian_config "$ver")"
-	on "$ver" 6.1 && add_case "$ver-x86_64-savedefconfig-rand1" "$ver" x86_64 savedefconfig rand:1
+	[ -n "$FULL" ] && add_case "$ver-x86_64-savedefconfig-rand1" "$ver" x86_64 savedefconfig rand:1
 	on "$ver" 6.12 && add_case "$ver-arm64-savedefconfig-rand2" "$ver" arm64 savedefconfig rand:2
 	if [ -n "$FULL" ]; then
 		for arch in x86_64 arm64 x86 riscv; do
