@@ -244,15 +244,6 @@ enum shell_end {
 	SHELL_FAILED,    /* could not run at all */
 };
 
-/*
- * Run cmd as conf's popen() would: /bin/sh -c, stdin from /dev/null,
- * stderr where ours goes (err NULL) or into err, in a scratch directory
- * (cc-option creates .tmp_$$ directories in the current one), at most
- * SHELL_READ bytes read, then the pipe is closed (a command writing
- * forever ends with SIGPIPE, as under conf).  Returns the raw bytes read;
- * *sig is the signal that ended it (or that its shell reports with
- * 128 + N), *errnum errno when it could not run.  Safe in any thread.
- */
 /* $KFIT_SHELL_LOG: append "MS<tab>COMMAND" for each command run (not
  * those the cache answered), one write per line, so that a run's commands
  * can be timed or run again without kfit (bench/olddefconfig.sh's floor).
@@ -283,6 +274,15 @@ static void shell_log(const char *cmd, const struct timespec *t0)
 	kf_strbuf_release(&line);
 }
 
+/*
+ * Run cmd as conf's popen() would: /bin/sh -c, stdin from /dev/null,
+ * stderr where ours goes (err NULL) or into err, in a scratch directory
+ * (cc-option creates .tmp_$$ directories in the current one), at most
+ * SHELL_READ bytes read, then the pipe is closed (a command writing
+ * forever ends with SIGPIPE, as under conf).  Returns the raw bytes read;
+ * *sig is the signal that ended it (or that its shell reports with
+ * 128 + N), *errnum errno when it could not run.  Safe in any thread.
+ */
 static enum shell_end run_sh(char *const *env, int timeout_ms, const char *cmd,
 			     kf_strbuf *out, kf_strbuf *err, int *sig, int *errnum)
 {

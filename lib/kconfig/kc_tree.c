@@ -227,22 +227,26 @@ int kc_env_setup(kc_tree *t, const char *version, bool plain, kf_diags *d)
 	 * asked all at once, so that a cold cache runs them side by side */
 	const char *vname[3];
 	char *vcmd[3], *vtxt[3];
+	bool vsubst[3]; /* $(subst #,,...) around it */
 	size_t nv = 0;
 	vname[nv] = "CC_VERSION_TEXT";
+	vsubst[nv] = true;
 	vcmd[nv++] = kf_xasprintf("LC_ALL=C %s --version 2>/dev/null | head -n 1",
 				  pp_getenv(t, "CC"));
 	if (t->kver[0] > 6 || (t->kver[0] == 6 && t->kver[1] >= 6)) {
 		vname[nv] = "RUSTC_VERSION_TEXT";
+		vsubst[nv] = true;
 		vcmd[nv++] = kf_xasprintf("%s --version 2>/dev/null", pp_getenv(t, "RUSTC"));
 	}
 	if (pahole_version) {
 		vname[nv] = "PAHOLE_VERSION";
+		vsubst[nv] = false;
 		vcmd[nv++] = kf_xasprintf("%s/scripts/pahole-version.sh %s", t->srctree,
 					  pp_getenv(t, "PAHOLE"));
 	}
 	kc_shell_now_all(t, (const char *const *)vcmd, nv, vtxt);
 	for (size_t i = 0; i < nv; i++) {
-		if (strcmp(vname[i], "PAHOLE_VERSION")) { /* $(subst #,,...) */
+		if (vsubst[i]) {
 			char *w = vtxt[i];
 			for (char *r = vtxt[i]; *r; r++)
 				if (*r != '#')
