@@ -201,6 +201,12 @@ int cmd_check(int argc, char **argv)
 		goto out;
 	}
 	bool user_chose = config && po.nnames;
+	/* the database first: which of the names asked for is a distribution
+	 * decides which detected profiles join them */
+	po.root = root;
+	db = profcli_load(&po);
+	if (!db)
+		goto out;
 	/* which configuration: the one given, a snapshot's running kernel's,
 	 * what generate wrote last, the running kernel's */
 	kf_diags cd = KF_DIAGS_INIT;
@@ -208,23 +214,21 @@ int cmd_check(int argc, char **argv)
 	kf_diags_release(&cd);
 	if (detect) {
 		kf_diags dd = KF_DIAGS_INIT;
-		kf_detect_opts dop = {.root = root ? root : "/"};
+		kf_detect_opts dop = {.root = root ? root : "/", .db = db};
 		det = kf_detect_run(&dop, &dd);
 		cli_print_diags(&dd);
 		kf_diags_release(&dd);
 		if (!det)
 			goto out;
-		for (size_t i = 0; i < det->nprofiles; i++) {
-			bool dup = false;
-			for (size_t k = 0; k < po.nnames; k++)
-				dup |= !strcmp(po.names[k], det->profiles[i].name);
-			if (dup)
-				continue;
-			fprintf(stderr, "kfit: detected %s (%s)\n", det->profiles[i].name,
-				det->profiles[i].reason ? det->profiles[i].reason : "");
+		const kf_det_profile **add = kf_xcalloc(det->nprofiles + 1, sizeof(*add));
+		size_t nadd = kf_detect_added(det, db, po.names, po.nnames, add);
+		for (size_t i = 0; i < nadd; i++) {
+			fprintf(stderr, "kfit: detected %s (%s)\n", add[i]->name,
+				add[i]->reason ? add[i]->reason : "");
 			KF_GROW(po.names, po.nnames + 1, po.namealloc);
-			po.names[po.nnames++] = det->profiles[i].name;
+			po.names[po.nnames++] = add[i]->name;
 		}
+		free(add);
 		if (!config && root) {
 			if (!det->running_config) {
 				cli_error("%s: the snapshot has no running kernel configuration "
@@ -259,10 +263,6 @@ int cmd_check(int argc, char **argv)
 		cli_error("check needs at least one profile (-p NAME or --detect); 'kfit profiles' lists them");
 		goto out;
 	}
-	po.root = root;
-	db = profcli_load(&po);
-	if (!db)
-		goto out;
 	kf_diags d = KF_DIAGS_INIT;
 	/* the requirements stage of the pipeline; no tree: a .config of any
 	 * kernel is checked by name */

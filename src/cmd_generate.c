@@ -442,10 +442,6 @@ int cmd_generate(int argc, char **argv)
 	}
 	if (kf_pipeline_requirements(&p, &d) < 0)
 		goto fail;
-	/* detect started the load already; otherwise it starts here, once
-	 * the profile names are known good (a mistyped one stops at once),
-	 * and goes on to build the resolver's index beside the base */
-	kf_pipeline_load_ahead(&p);
 	if (kf_pipeline_load(&p, &d) < 0 || kf_pipeline_base(&p, &d) < 0)
 		goto fail;
 	int g = kf_pipeline_solve(&p, &d);

@@ -133,13 +133,7 @@ static const char *family_release(prof_db *db, const char *name, const char *roo
 		*det = kf_detect_run(&dop, &dd);
 		kf_diags_release(&dd);
 	}
-	const char *mine = NULL;
-	size_t l = strlen(name);
-	for (size_t i = 0; *det && i < (*det)->nprofiles; i++) {
-		const char *pn = (*det)->profiles[i].name;
-		if (!strncmp(pn, name, l) && pn[l] == '-' && prof_db_find(db, pn, &param, NULL))
-			mine = pn;
-	}
+	const char *mine = kf_detect_family_release(*det, db, name);
 	const char *pick = mine ? prof_db_intern(db, mine) : newest;
 	fprintf(stderr, "kfit: -p %s means %s (%s); name a version to choose another\n", name,
 		pick, mine ? root ? "detected in the snapshot" : "detected on this machine"

@@ -286,6 +286,22 @@ typedef struct kf_detect {
 kf_detect *kf_detect_run(const kf_detect_opts *o, kf_diags *d);
 void kf_detect_free(kf_detect *det);
 
+/*
+ * Detection -> profile names: the detected profiles a run adds to those
+ * asked for (-p), in detection's order, each once and none asked for
+ * already; a distribution asked for replaces the detected one (-p
+ * fedora-40 on a Debian machine drops debian-12).  db tells which asked
+ * names are distributions.  Fills out (room for det->nprofiles) and
+ * returns how many.  generate (the pipeline's detect stage) and check
+ * both take their detected profiles from here.
+ */
+size_t kf_detect_added(const kf_detect *det, const prof_db *db, const char *const *asked,
+		       size_t nasked, const kf_det_profile **out);
+/* The release of a profile family detection found ("systemd" ->
+ * "systemd-252" when that profile is in db), or NULL (-p FAMILY). */
+const char *kf_detect_family_release(const kf_detect *det, const prof_db *db,
+				     const char *family);
+
 /* Name of a kf_hw_want for output ("enabled", "builtin", "at-least"). */
 const char *kf_hw_want_name(kf_hw_want w);
 

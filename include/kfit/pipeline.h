@@ -21,6 +21,13 @@
  * and load (and `why` requirements); `check` runs requirements.  Every
  * stage returns 0, or -1 with an error in d (solve: 1 when some
  * requirement cannot be met).  Nothing here prints.
+ *
+ * The pipeline owns its threads: once the tree is found, detect (before
+ * it scans the driver sources) or else requirements starts the Kconfig
+ * load in a thread of its own, so that what comes before load runs
+ * beside the parse; load waits for it, base for the resolver's index it
+ * goes on to build, release for anything still running.  The caller
+ * only runs the stages (opts.serial: everything on its thread).
  */
 #ifndef KFIT_PIPELINE_H
 #define KFIT_PIPELINE_H
@@ -98,11 +105,6 @@ void kf_pipeline_release(kf_pipeline *p);
 
 int kf_pipeline_tree(kf_pipeline *p, kf_diags *d);
 int kf_pipeline_detect(kf_pipeline *p, kf_diags *d);
-/* Start load in a thread of its own now (after tree): what comes before
- * load then runs beside the parse (detect starts it itself), and with an
- * allnoconfig base the thread goes on to build the resolver's index while
- * base runs.  load waits for it.  Without threads: load runs it. */
-void kf_pipeline_load_ahead(kf_pipeline *p);
 int kf_pipeline_requirements(kf_pipeline *p, kf_diags *d);
 int kf_pipeline_load(kf_pipeline *p, kf_diags *d);
 int kf_pipeline_base(kf_pipeline *p, kf_diags *d);

@@ -105,6 +105,50 @@ kf_detect *kf_detect_run(const kf_detect_opts *o, kf_diags *d)
 	return det;
 }
 
+/* Is one of the names a distribution profile? */
+static bool asks_distro(const prof_db *db, const char *const *names, size_t n)
+{
+	for (size_t k = 0; db && k < n; k++) {
+		long param;
+		const prof_profile *pp = prof_db_find(db, names[k], &param, NULL);
+		if (pp && pp->kind == PROF_KIND_DISTRO)
+			return true;
+	}
+	return false;
+}
+
+size_t kf_detect_added(const kf_detect *det, const prof_db *db, const char *const *asked,
+		       size_t nasked, const kf_det_profile **out)
+{
+	bool distro_given = asks_distro(db, asked, nasked);
+	size_t n = 0;
+	for (size_t i = 0; i < det->nprofiles; i++) {
+		const kf_det_profile *dp = &det->profiles[i];
+		bool dup = dp->kind == PROF_KIND_DISTRO && distro_given;
+		for (size_t k = 0; k < nasked && !dup; k++)
+			dup = !strcmp(asked[k], dp->name);
+		for (size_t k = 0; k < n && !dup; k++)
+			dup = !strcmp(out[k]->name, dp->name);
+		if (!dup)
+			out[n++] = dp;
+	}
+	return n;
+}
+
+const char *kf_detect_family_release(const kf_detect *det, const prof_db *db,
+				     const char *family)
+{
+	const char *mine = NULL;
+	size_t l = strlen(family);
+	long param;
+	for (size_t i = 0; det && i < det->nprofiles; i++) {
+		const char *pn = det->profiles[i].name;
+		if (!strncmp(pn, family, l) && pn[l] == '-' && prof_db_find(db, pn, &param, NULL))
+			mine = pn;
+	}
+	return mine;
+}
+
 void kf_detect_free(kf_detect *det)
 {
 	if (!det)

@@ -30,8 +30,8 @@ void kf_pipeline_init(kf_pipeline *p, const kf_pipeline_opts *o)
 
 /*
  * The Kconfig load of kf_pipeline_load, started in a thread of its own
- * (kf_pipeline_load_ahead; detect starts it before it scans the driver
- * sources): the stages before load only read the tree, and on a first
+ * (detect starts it before it scans the driver sources, requirements
+ * once the profile names are known good): the stages before load only read the tree, and on a first
  * run the $(shell,...) commands and the scan then share the CPUs instead
  * of taking turns.  Its diagnostics join the caller's where load would
  * have added them, so what is printed does not change.
@@ -157,18 +157,6 @@ static void add_name(kf_pipeline *p, const char *name, size_t *alloc)
 	p->names[p->nnames++] = name;
 }
 
-/* Is one of the profiles asked for a distro? */
-static bool asked_for_distro(const kf_pipeline *p)
-{
-	for (size_t k = 0; k < p->o.nnames; k++) {
-		long param;
-		const prof_profile *pp = prof_db_find(p->o.db, p->o.names[k], &param, NULL);
-		if (pp && pp->kind == PROF_KIND_DISTRO)
-			return true;
-	}
-	return false;
-}
-
 /* Why the root filesystem's block stack cannot be mounted by the kernel
  * alone, or NULL when it can. */
 static const char *initramfs_layer_reason(const char *layer)
@@ -220,7 +208,9 @@ static int root_needs_initramfs(kf_pipeline *p, kf_diags *d)
 	return 0;
 }
 
-void kf_pipeline_load_ahead(kf_pipeline *p)
+/* Start the load in a thread of its own, once: after the tree is found,
+ * unless it is loaded already or the caller asked for one thread. */
+static void load_ahead(kf_pipeline *p)
 {
 	if (!p->t && !p->ahead && p->tree && !p->o.serial)
 		load_ahead_start(p);
@@ -228,7 +218,7 @@ void kf_pipeline_load_ahead(kf_pipeline *p)
 
 int kf_pipeline_detect(kf_pipeline *p, kf_diags *d)
 {
-	kf_pipeline_load_ahead(p);
+	load_ahead(p);
 	p->aliases = kf_aliasdb_new();
 	if (kf_aliasdb_scan_tree(p->aliases, p->tree, p->o.arch, true, p->o.progress,
 				 p->o.progress_ctx, d) < 0)
@@ -238,25 +228,13 @@ int kf_pipeline_detect(kf_pipeline *p, kf_diags *d)
 	p->det = kf_detect_run(&dop, d);
 	if (!p->det)
 		return -1;
-	p->detected = kf_xcalloc(p->det->nprofiles + 1, sizeof(*p->detected));
-	bool distro_given = asked_for_distro(p);
-	for (size_t i = 0; i < p->det->nprofiles; i++) {
-		const char *name = p->det->profiles[i].name;
-		bool dup = false;
-		for (size_t k = 0; k < p->o.nnames; k++)
-			if (!strcmp(p->o.names[k], name))
-				dup = true;
-		for (size_t k = 0; k < p->ndetected; k++)
-			if (!strcmp(p->detected[k].name, name))
-				dup = true;
-		/* a distro given with -p replaces the detected one */
-		if (p->det->profiles[i].kind == PROF_KIND_DISTRO && distro_given)
-			dup = true;
-		if (dup)
-			continue;
-		p->detected[p->ndetected++] = (kf_pipeline_detected){
-			name, p->det->profiles[i].reason ? p->det->profiles[i].reason : ""};
-	}
+	const kf_det_profile **add = kf_xcalloc(p->det->nprofiles + 1, sizeof(*add));
+	p->ndetected = kf_detect_added(p->det, p->o.db, p->o.names, p->o.nnames, add);
+	p->detected = kf_xcalloc(p->ndetected + 1, sizeof(*p->detected));
+	for (size_t i = 0; i < p->ndetected; i++)
+		p->detected[i] = (kf_pipeline_detected){add[i]->name,
+							add[i]->reason ? add[i]->reason : ""};
+	free(add);
 	if (p->initramfs == PROF_INITRAMFS_UNKNOWN &&
 	    p->det->initramfs != PROF_INITRAMFS_UNKNOWN)
 		p->initramfs = p->det->initramfs;
@@ -459,6 +437,10 @@ int kf_pipeline_requirements(kf_pipeline *p, kf_diags *d)
 		return -1;
 	if (p->det)
 		add_hardware(p->set, p->det, p->initramfs, p->o.root ? p->o.root : "/", d);
+	/* without detect the load starts here, once the profile names are
+	 * known good (a mistyped one stops at once), and goes on to build
+	 * the resolver's index beside the base */
+	load_ahead(p);
 	return 0;
 }
 
