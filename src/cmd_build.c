@@ -7,6 +7,7 @@
 #include "cli.h"
 
 #include "kfit/build.h"
+#include "kfit/lastconfig.h"
 #include "kfit/dotconfig.h"
 #include "kfit/kconfig.h"
 #include "kfit/run.h"

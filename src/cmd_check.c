@@ -13,6 +13,7 @@
 #include "kfit/dotconfig.h"
 #include "kfit/profile.h"
 #include "kfit/build.h"
+#include "kfit/lastconfig.h"
 #include "kfit/detect.h"
 
 #include <stdio.h>

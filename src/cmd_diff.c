@@ -6,6 +6,7 @@
 #include "cli.h"
 #include "profcli.h"
 #include "kfit/build.h"
+#include "kfit/lastconfig.h"
 #include "kfit/explain.h"
 #include "kfit/json.h"
 #include "kfit/dotconfig.h"

@@ -7,6 +7,7 @@
 #include "profcli.h"
 #include "kfit/detect.h"
 #include "kfit/build.h"
+#include "kfit/lastconfig.h"
 #include "kfit/explain.h"
 #include "kfit/json.h"
 #include "kfit/pipeline.h"

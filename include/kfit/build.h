@@ -3,8 +3,8 @@
  * target distribution packages kernels, what the build needs installed on
  * this machine (read from the tree's own packaging scripts and the
  * configuration's options), how many objects it compiles (for a progress
- * bar), the commands that build it out of tree, and the configuration
- * kfit generated last for a tree.  Nothing here prints or exits.
+ * bar), the commands that build it out of tree and where (the build
+ * plan).  Nothing here prints or exits.
  */
 #ifndef KFIT_BUILD_H
 #define KFIT_BUILD_H
@@ -93,29 +93,61 @@ size_t kf_build_count_objects(const char *tree, const char *srcarch,
  * ("  CC      kernel/fork.o", "  CC [M]  ...", "  AS      ..."). */
 bool kf_build_line_is_object(const char *line);
 
-/*
- * The configuration kfit generated last, remembered in CACHE/last/ so
- * that build, why, check and diff can use it without -c: one record per
- * tree and ARCH, and one for the latest generation of any tree.
- */
-typedef struct kf_last_config {
-	char *config;   /* absolute path of the .config written */
-	char *profiles; /* space-separated profile names it was generated
-			   with (the distribution among them decides the
-			   package format), or NULL */
-	char *tree;     /* the tree it was generated for, or NULL */
-	char *arch;     /* its ARCH, or NULL */
-} kf_last_config;
+/* What a build is asked to do (kf_build_plan). */
+typedef struct kf_build_plan_in {
+	const char *tree;        /* the kernel source tree */
+	const char *cache;       /* the cache directory (the default build
+				    directory is below it) */
+	const char *arch;        /* ARCH */
+	const char *objdir;      /* -O as given (relative to the current
+				    directory), NULL: the default */
+	const kf_dotconfig *config; /* the configuration (MODULES) */
+	kf_pkg_format format;    /* asked for, or KF_PKG_AUTO */
+	const char *profiles;    /* the profiles the configuration was
+				    generated with (space-separated), or NULL */
+	int jobs;                /* make -jN, 0: no -j */
+} kf_build_plan_in;
 
-/* Remember CONFIG as generated for TREE and ARCH.  0, or -1 with an
+/* How a kernel is built: where, with which commands, into what. */
+typedef struct kf_build_plan {
+	char *objdir;            /* the build directory, make's O= (absolute):
+				    -O, else CACHE/build/TREE-ARCH/obj */
+	char *outdir;            /* objdir's parent: the packages of make
+				    bindeb-pkg land there */
+	char *stage;             /* outdir/install: plain's staging directory
+				    (modules_install, boot/) */
+	kf_pkg_format format;    /* deb, rpm or plain */
+	const char *format_why;  /* "--format", "the distribution it was
+				    generated for", "this machine's
+				    distribution" */
+	char **make;             /* the build: make -C TREE O=OBJ ARCH=A -jN
+				    [bindeb-pkg|binrpm-pkg], NULL-ended */
+	char **install;          /* plain with MODULES=y: make ...
+				    modules_install INSTALL_MOD_PATH=STAGE,
+				    else NULL */
+	char *packages;          /* where the packages appear: outdir (deb),
+				    OBJ/rpmbuild/RPMS/ARCH (rpm), NULL (plain) */
+} kf_build_plan;
+
+/* Plan a build: the format (asked, else the distribution the profiles
+ * name, else this machine's os-release), the build directory (refused
+ * inside the source tree) and the commands.  0, or -1 with an error in d. */
+int kf_build_plan_make(const kf_build_plan_in *in, kf_build_plan *out, kf_diags *d);
+void kf_build_plan_release(kf_build_plan *p);
+
+/* After a plain build: the image (make -s image_name), System.map and
+ * .config copied into STAGE/boot as vmlinuz-REL, System.map-REL and
+ * config-REL.  The paths written (and STAGE/lib/modules/REL when modules
+ * were installed) go to *paths (malloc'd, NULL-ended).  0, or -1 with an
  * error in d. */
-int kf_last_config_record(const char *cache, const char *tree, const char *arch,
-			  const char *config, const char *profiles, kf_diags *d);
-/* What was generated last for TREE and ARCH, or (tree NULL) the latest
- * generation of any tree.  0 and malloc'd strings in *out, or -1 when
- * none is remembered or the remembered file is gone. */
-int kf_last_config_lookup(const char *cache, const char *tree, const char *arch,
-			  kf_last_config *out);
-void kf_last_config_release(kf_last_config *lc);
+int kf_build_stage_plain(const kf_build_plan *p, const char *tree, const char *arch,
+			 char ***paths, kf_diags *d);
+/* Free a NULL-ended list of malloc'd strings. */
+void kf_strv_free(char **v);
+
+/* The build directory of a tree and ARCH in the cache, not created:
+ * CACHE/build/TREE-ARCH (TREE: the tree directory's last component).
+ * generate --detect writes its .config there, build builds in its obj/. */
+char *kf_build_dir(const char *cache, const char *tree, const char *arch);
 
 #endif

@@ -282,6 +282,11 @@ typedef struct kf_detect {
 	size_t unmatched;         /* devices no module claims */
 } kf_detect;
 
+/* One field of ROOT's os-release (etc/os-release, else
+ * usr/lib/os-release), quotes removed: "ID" -> "debian"; malloc'd, or
+ * NULL.  The reader detection uses for the distribution. */
+char *kf_os_release(const char *root, const char *key);
+
 /* Run detection; NULL with an error in d when ROOT is unusable. */
 kf_detect *kf_detect_run(const kf_detect_opts *o, kf_diags *d);
 void kf_detect_free(kf_detect *det);

@@ -194,12 +194,28 @@ static char *distro_name(dctx *c, const char *id, const char *ver, const char *t
 	return NULL;
 }
 
+/* ROOT's os-release (etc/os-release, else usr/lib/os-release), or NULL. */
+static char *osr_read(dctx *c)
+{
+	char *text = det_read(c, "etc/os-release");
+	return text ? text : det_read(c, "usr/lib/os-release");
+}
+
+char *kf_os_release(const char *root, const char *key)
+{
+	kf_detect_opts o = {.root = root};
+	dctx c = {&o, NULL, kf_arena_new(), NULL};
+	char *text = osr_read(&c);
+	char *v = text ? osr_get(&c, text, key) : NULL;
+	char *res = v ? kf_xstrdup(v) : NULL;
+	kf_arena_free(c.a);
+	return res;
+}
+
 void detect_os(dctx *c)
 {
 	kf_detect *det = c->det;
-	char *text = det_read(c, "etc/os-release");
-	if (!text)
-		text = det_read(c, "usr/lib/os-release");
+	char *text = osr_read(c);
 	if (!text) {
 		kf_diag_add(c->d, KF_WARNING, NULL, 0, 0, "no etc/os-release: the distribution is unknown");
 		return;

@@ -2,11 +2,12 @@
  * build.c - what building a kernel needs (include/kfit/build.h): the
  * package format of the target distribution, the build prerequisites of a
  * tree and a configuration checked on this machine, an estimate of the
- * objects a configuration compiles, and the configuration kfit generated
- * last for a tree.
+ * objects a configuration compiles, and the build plan: where a build
+ * goes, its commands and package format.
  */
 #include "kfit/build.h"
 
+#include "kfit/detect.h"
 #include "kfit/run.h"
 
 #include <ctype.h>
@@ -710,75 +711,220 @@ bool kf_build_line_is_object(const char *line)
 	return len > 2 && line[len - 2] == '.' && line[len - 1] == 'o';
 }
 
-/* ---- the configuration generated last ---- */
-
-static char *last_path(const char *cache, const char *tree, const char *arch)
+char *kf_build_dir(const char *cache, const char *tree, const char *arch)
 {
 	const char *slash = strrchr(tree, '/');
-	return kf_xasprintf("%s/last/%s-%s-%08x", cache, slash ? slash + 1 : tree, arch,
-			    (unsigned)kf_hash_str(tree));
+	return kf_xasprintf("%s/build/%s-%s", cache, slash ? slash + 1 : tree, arch);
 }
 
-int kf_last_config_record(const char *cache, const char *tree, const char *arch,
-			  const char *config, const char *profiles, kf_diags *d)
+/* ---- the build plan ---- */
+
+/* A NULL-ended argv being built. */
+typedef struct strv {
+	char **v;     /* the words */
+	size_t n;     /* how many */
+	size_t alloc; /* capacity of v */
+} strv;
+
+static void strv_add(strv *a, char *w)
 {
-	char *abs = realpath(config, NULL);
-	if (!abs) {
-		kf_diag_add(d, KF_ERROR, config, 0, 0, "cannot resolve: %s", strerror(errno));
+	KF_GROW(a->v, a->n + 2, a->alloc);
+	a->v[a->n++] = w;
+	a->v[a->n] = NULL;
+}
+
+void kf_strv_free(char **v)
+{
+	for (size_t i = 0; v && v[i]; i++)
+		free(v[i]);
+	free(v);
+}
+
+/* make -C TREE O=OBJ ARCH=A [-jN] */
+static void make_words(strv *a, const char *tree, const char *obj, const char *arch, int jobs)
+{
+	strv_add(a, kf_xstrdup("make"));
+	strv_add(a, kf_xstrdup("-C"));
+	strv_add(a, kf_xstrdup(tree));
+	strv_add(a, kf_xasprintf("O=%s", obj));
+	strv_add(a, kf_xasprintf("ARCH=%s", arch));
+	if (jobs > 0)
+		strv_add(a, kf_xasprintf("-j%d", jobs));
+}
+
+/* The format asked for, else the distribution among the profiles, else
+ * this machine's. */
+static void plan_format(const kf_build_plan_in *in, kf_build_plan *p)
+{
+	p->format = in->format;
+	p->format_why = "--format";
+	if (p->format == KF_PKG_AUTO && in->profiles) {
+		char *pl = kf_xstrdup(in->profiles);
+		for (char *save = NULL, *w = strtok_r(pl, " ", &save); w && p->format == KF_PKG_AUTO;
+		     w = strtok_r(NULL, " ", &save))
+			p->format = kf_pkg_format_for_profile(w);
+		free(pl);
+		p->format_why = "the distribution it was generated for";
+	}
+	if (p->format == KF_PKG_AUTO) {
+		char *id = kf_os_release("/", "ID"), *like = kf_os_release("/", "ID_LIKE");
+		p->format = kf_pkg_format_for_os(id, like);
+		p->format_why = "this machine's distribution";
+		free(id);
+		free(like);
+	}
+}
+
+/* -O as an absolute path (not created yet: it may be refused), else the
+ * cache's build directory; NULL with an error in d. */
+static char *plan_objdir(const kf_build_plan_in *in, kf_diags *d)
+{
+	if (!in->objdir) {
+		char *bdir = kf_build_dir(in->cache, in->tree, in->arch);
+		char *obj = kf_xasprintf("%s/obj", bdir);
+		free(bdir);
+		return obj;
+	}
+	char cwd[4096], *obj;
+	if (in->objdir[0] == '/')
+		obj = kf_xstrdup(in->objdir);
+	else if (getcwd(cwd, sizeof(cwd)))
+		obj = kf_xasprintf("%s/%s", cwd, in->objdir);
+	else {
+		kf_diag_add(d, KF_ERROR, in->objdir, 0, 0, "cannot tell the current directory: %s",
+			    strerror(errno));
+		return NULL;
+	}
+	size_t ol = strlen(obj);
+	while (ol > 1 && obj[ol - 1] == '/')
+		obj[--ol] = 0;
+	return obj;
+}
+
+int kf_build_plan_make(const kf_build_plan_in *in, kf_build_plan *p, kf_diags *d)
+{
+	memset(p, 0, sizeof(*p));
+	plan_format(in, p);
+	p->objdir = plan_objdir(in, d);
+	if (!p->objdir)
+		return -1;
+	size_t tl = strlen(in->tree);
+	if (!strncmp(p->objdir, in->tree, tl) && (p->objdir[tl] == 0 || p->objdir[tl] == '/')) {
+		kf_diag_add(d, KF_ERROR, p->objdir, 0, 0,
+			    "the build directory is inside the source tree: give -O a directory outside it");
 		return -1;
 	}
-	char *dir = kf_xasprintf("%s/last", cache);
-	kf_mkdir_p(dir, 0700);
-	char *text = kf_xasprintf("config %s\nprofiles %s\ntree %s\narch %s\n", abs,
-				  profiles ? profiles : "", tree, arch);
-	char *p = last_path(cache, tree, arch);
-	int rc = kf_write_file_atomic(p, text, strlen(text), false, d);
-	free(p);
-	p = kf_xasprintf("%s/latest", dir);
-	if (rc == 0)
-		rc = kf_write_file_atomic(p, text, strlen(text), false, d);
-	free(p);
-	free(text);
-	free(dir);
-	free(abs);
+	p->outdir = kf_xstrdup(p->objdir);
+	char *slash = strrchr(p->outdir, '/');
+	if (slash && slash != p->outdir)
+		*slash = 0;
+	p->stage = kf_xasprintf("%s/install", p->outdir);
+	strv mk = {0}, inst = {0};
+	make_words(&mk, in->tree, p->objdir, in->arch, in->jobs);
+	if (p->format == KF_PKG_DEB) {
+		strv_add(&mk, kf_xstrdup("bindeb-pkg"));
+		p->packages = kf_xstrdup(p->outdir);
+	} else if (p->format == KF_PKG_RPM) {
+		strv_add(&mk, kf_xstrdup("binrpm-pkg"));
+		p->packages = kf_xasprintf("%s/rpmbuild/RPMS/%s", p->objdir,
+					   !strcmp(in->arch, "x86_64") || !strcmp(in->arch, "x86")
+						   ? "x86_64"
+						   : in->arch);
+	} else if (config_on(in->config, "MODULES")) {
+		make_words(&inst, in->tree, p->objdir, in->arch, 0);
+		strv_add(&inst, kf_xstrdup("modules_install"));
+		strv_add(&inst, kf_xasprintf("INSTALL_MOD_PATH=%s", p->stage));
+	}
+	p->make = mk.v;
+	p->install = inst.v;
+	return 0;
+}
+
+void kf_build_plan_release(kf_build_plan *p)
+{
+	free(p->objdir);
+	free(p->outdir);
+	free(p->stage);
+	free(p->packages);
+	kf_strv_free(p->make);
+	kf_strv_free(p->install);
+	memset(p, 0, sizeof(*p));
+}
+
+/* One line of make's output for a query (make -s kernelrelease), or NULL. */
+static char *make_query(const char *tree, const char *obj, const char *arch, const char *target)
+{
+	strv a = {0};
+	make_words(&a, tree, obj, arch, 0);
+	strv_add(&a, kf_xstrdup("-s"));
+	strv_add(&a, kf_xstrdup(target));
+	kf_strbuf out = KF_STRBUF_INIT;
+	kf_diags d = KF_DIAGS_INIT;
+	kf_run_opts o = {.argv = (const char *const *)a.v, .out = &out, .max = 4096};
+	int rc = kf_run(&o, &d);
+	kf_diags_release(&d);
+	kf_strv_free(a.v);
+	char *s = NULL;
+	if (rc == 0 && out.len) {
+		s = kf_strbuf_detach(&out);
+		s[strcspn(s, "\n")] = 0;
+	}
+	kf_strbuf_release(&out);
+	return s;
+}
+
+static int copy_file(const char *from, const char *to, kf_diags *d)
+{
+	kf_strbuf sb = KF_STRBUF_INIT;
+	/* the image is compressed already: read it as bytes (kf_read_file
+	 * would unpack a gzip image) */
+	FILE *f = fopen(from, "rb");
+	if (!f) {
+		kf_diag_add(d, KF_ERROR, from, 0, 0, "cannot open: %s", strerror(errno));
+		return -1;
+	}
+	char buf[65536];
+	size_t n;
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		kf_strbuf_add(&sb, buf, n);
+	fclose(f);
+	int rc = kf_write_file_atomic(to, sb.buf ? sb.buf : "", sb.len, false, d);
+	kf_strbuf_release(&sb);
 	return rc;
 }
 
-void kf_last_config_release(kf_last_config *lc)
+int kf_build_stage_plain(const kf_build_plan *p, const char *tree, const char *arch,
+			 char ***paths, kf_diags *d)
 {
-	free(lc->config);
-	free(lc->profiles);
-	free(lc->tree);
-	free(lc->arch);
-	memset(lc, 0, sizeof(*lc));
-}
-
-int kf_last_config_lookup(const char *cache, const char *tree, const char *arch,
-			  kf_last_config *out)
-{
-	memset(out, 0, sizeof(*out));
-	char *p = tree ? last_path(cache, tree, arch) : kf_xasprintf("%s/last/latest", cache);
-	kf_strbuf sb = KF_STRBUF_INIT;
-	kf_diags d = KF_DIAGS_INIT;
-	int rc = kf_read_file(p, &sb, &d);
-	kf_diags_release(&d);
-	free(p);
-	if (rc < 0)
-		return -1;
-	char *text = kf_strbuf_detach(&sb);
-	static const char *const keys[] = {"config ", "profiles ", "tree ", "arch "};
-	char **slot[] = {&out->config, &out->profiles, &out->tree, &out->arch};
-	for (char *save = NULL, *line = strtok_r(text, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save))
-		for (size_t k = 0; k < 4; k++) {
-			size_t l = strlen(keys[k]);
-			if (!strncmp(line, keys[k], l) && !*slot[k] && line[l])
-				*slot[k] = kf_xstrdup(line + l);
+	strv out = {0};
+	char *rel = make_query(tree, p->objdir, arch, "kernelrelease");
+	char *img = make_query(tree, p->objdir, arch, "image_name");
+	char *boot = kf_xasprintf("%s/boot", p->stage);
+	kf_mkdir_p(boot, 0755);
+	int bad = 0;
+	if (rel && img) {
+		static const char *const what[][2] = {
+			{NULL, "vmlinuz"}, {"System.map", "System.map"}, {".config", "config"}};
+		for (size_t i = 0; i < 3 && !bad; i++) {
+			char *from = kf_xasprintf("%s/%s", p->objdir, what[i][0] ? what[i][0] : img);
+			char *to = kf_xasprintf("%s/%s-%s", boot, what[i][1], rel);
+			bad = copy_file(from, to, d) < 0;
+			if (!bad)
+				strv_add(&out, to);
+			else
+				free(to);
+			free(from);
 		}
-	free(text);
-	if (!out->config || !kf_exists(out->config)) {
-		kf_last_config_release(out);
-		return -1;
+	} else {
+		kf_diag_add(d, KF_ERROR, p->objdir, 0, 0,
+			    "cannot ask make for the kernel release and image name");
+		bad = 1;
 	}
-	return 0;
+	if (!bad && p->install && rel)
+		strv_add(&out, kf_xasprintf("%s/lib/modules/%s", p->stage, rel));
+	free(boot);
+	free(rel);
+	free(img);
+	*paths = out.v;
+	return bad ? -1 : 0;
 }

@@ -7,6 +7,7 @@
 #include "kfit/pipeline.h"
 
 #include "kfit/build.h"
+#include "kfit/lastconfig.h"
 
 #include "kfit/rootfs.h"
 #include "kfit/run.h"
@@ -476,9 +477,7 @@ static char *destination(const kf_pipeline *p)
 	if (p->o.output)
 		return kf_xstrdup(p->o.output);
 	if ((p->det || kf_tree_is_extracted(p->tree)) && p->cache) {
-		const char *slash = strrchr(p->tree, '/');
-		char *bdir = kf_xasprintf("%s/build/%s-%s", p->cache,
-					  slash ? slash + 1 : p->tree, p->o.arch);
+		char *bdir = kf_build_dir(p->cache, p->tree, p->o.arch);
 		kf_mkdir_p(bdir, 0755);
 		char *dest = kf_xasprintf("%s/.config", bdir);
 		free(bdir);
