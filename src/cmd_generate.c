@@ -4,6 +4,7 @@
  * .config; `kfit why SYMBOL` explains one symbol of a configuration.
  */
 #include "cli.h"
+#include "options.h"
 #include "profcli.h"
 #include "kfit/detect.h"
 #include "kfit/build.h"
@@ -20,75 +21,122 @@
 #include <string.h>
 #include <sys/stat.h>
 
-const char cmd_generate_usage[] =
-	"usage: kfit generate [-k TREE] [-a ARCH] -p NAME... [--base BASE]\n"
-	"                     [--local FILE...] [--initramfs yes|no] [-o FILE]\n"
-	"                     [--explain] [--json] [--verify] [--force]\n"
-	"                     [--profiles DIR] [--detect [--root DIR]] [--check-minimal]\n"
-	"\n"
-	"Make a kernel configuration in which every requirement of the named\n"
-	"profiles holds: dependencies are enabled, conflicting options turned off,\n"
-	"alternatives chosen to change least, and nothing changed that no\n"
-	"requirement needs.\n"
-	"\n"
-	"options:\n"
-	"  -k TREE            kernel tree or linux-source tarball (default as for\n"
-	"                     `kfit kconfig`)\n"
-	"  -a ARCH            architecture (default: this machine's, x86_64 on a\n"
-	"                     64-bit x86 host)\n"
-	"  -p NAME            a profile (repeatable): debian-12, kvm-guest, docker...\n"
-	"                     or a file given as a path (DIR/FILE.kfit, ./FILE.kfit)\n"
-	"                     whose profiles are all used\n"
-	"  --base BASE        allnoconfig, tinyconfig, defconfig or a .config file\n"
-	"                     (default: allnoconfig with a platform profile, else\n"
-	"                     defconfig); settings of a distro config that name\n"
-	"                     files of the distro's build (trusted keys...) are reset\n"
-	"  --local FILE       a local profile (overrides, drops); repeatable\n"
-	"  --initramfs yes|no whether the kernel boots with an initramfs; `no` makes\n"
-	"                     boot-critical drivers built in (default: the distro's)\n"
-	"  -o FILE            where to write (default: TREE/.config)\n"
-	"  --explain          print each requirement that changed something, its\n"
-	"                     reasons and every change it made or pulled in\n"
-	"  --explain=requirements\n"
-	"                     only the requirement lines, with their counts\n"
-	"  --json             print the result as JSON (docs/schema/generate.schema.json)\n"
-	"  --verify           check the result with the tree's own make olddefconfig\n"
-	"  --force            write the best partial result even when requirements\n"
-	"                     cannot be met (still exits 1); with --detect and\n"
-	"                     --initramfs no, generate although the root is on\n"
-	"                     LUKS, LVM or md (a warning instead of an error)\n"
-	"  --profiles DIR     the profile database (default: the installed one)\n"
-	"  --detect           detect this machine (distro, init, platform, features\n"
-	"                     and every device) and add its profiles and hardware\n"
-	"                     requirements; writes into a build directory in the\n"
-	"                     cache unless -o is given, and prints the build command\n"
-	"  --root DIR         with --detect: a saved snapshot of another machine\n"
-	"  --check-minimal    check that no change can be put back without breaking\n"
-	"                     a requirement (exit 1 when one can)\n"
-	"\n"
-	"exit status: 0 every requirement holds, 1 some cannot be met (the chain\n"
-	"that blocks each is printed), 2 bad usage or input\n";
+/* What `kfit generate` is given. */
+typedef struct generate_args {
+	const char *tree;      /* -k */
+	const char *arch;      /* -a, or NULL: this machine's */
+	const char *base;      /* --base */
+	const char *out;       /* -o */
+	const char *initramfs; /* --initramfs yes|no */
+	const char *root;      /* --root */
+	int explain;           /* EXPLAIN_* */
+	bool json;             /* --json */
+	bool verify;           /* --verify */
+	bool force;            /* --force */
+	bool check_minimal;    /* --check-minimal */
+	bool detect;           /* --detect */
+	profcli_opts po;       /* -p, --local (both applied), --profiles */
+} generate_args;
 
-const char cmd_why_usage[] =
-	"usage: kfit why SYMBOL [-k TREE] [-a ARCH] [-c CONFIG] [-p NAME...]\n"
-	"                [--local FILE...] [--json]\n"
-	"\n"
-	"Explain one symbol of a configuration: its value, what set it (an answer\n"
-	"in the .config, a select, an imply, a default) and what it would take to\n"
-	"change it.  With profiles: the requirements that name it and whether\n"
-	"they hold, the answers that would turn it off (on, when it is off), and\n"
-	"the requirements that would break then (\"needed by\").\n"
-	"\n"
-	"options:\n"
-	"  -k TREE       kernel tree (default as for `kfit kconfig`)\n"
-	"  -a ARCH       architecture (default: this machine's)\n"
-	"  -c CONFIG     the configuration (default: TREE/.config)\n"
-	"  -p NAME       a profile (or ./FILE.kfit) whose requirements to weigh\n"
-	"  --local FILE  a local profile file (as for `kfit generate`)\n"
-	"  --json        one JSON object: value, menu, the short reason and the\n"
-	"                whole explanation (docs/schema/why.schema.json)\n"
-	"\n"
-	"exit status: 0 explained, 2 bad usage, no such symbol or unreadable input\n";
+enum { EXPLAIN_NONE, EXPLAIN_FULL, EXPLAIN_REQUIREMENTS };
+
+static int explain_mode(void *target, const char *value);
+static int generate_word(void *args, const char *word);
+
+static const cli_opt generate_opts[] = {
+	CLI_OPT_KERNEL("-k", "TREE", generate_args, tree,
+		       "kernel tree or linux-source tarball (default as for\n"
+		       "`kfit kconfig`)"),
+	CLI_OPT_ARCH("-a", generate_args, arch,
+		     "architecture (default: this machine's, x86_64 on a\n"
+		     "64-bit x86 host)"),
+	CLI_OPT_PROFILE("-p", "NAME", generate_args, po,
+			"a profile (repeatable): debian-12, kvm-guest, docker...\n"
+			"or a file given as a path (DIR/FILE.kfit, ./FILE.kfit)\n"
+			"whose profiles are all used"),
+	CLI_OPT_STR("--base", NULL, "BASE", generate_args, base,
+		    "allnoconfig, tinyconfig, defconfig or a .config file\n"
+		    "(default: allnoconfig with a platform profile, else\n"
+		    "defconfig); settings of a distro config that name\n"
+		    "files of the distro's build (trusted keys...) are reset"),
+	/* a local profile: its profiles are applied */
+	CLI_OPT_FN("--local", NULL, "FILE", generate_args, po, cli_add_profile,
+		   "a local profile (overrides, drops); repeatable"),
+	CLI_OPT_INITRAMFS(generate_args, initramfs,
+			  "whether the kernel boots with an initramfs; `no` makes\n"
+			  "boot-critical drivers built in (default: the distro's)"),
+	CLI_OPT_STR("-o", "--output", "FILE", generate_args, out,
+		    "where to write (default: TREE/.config)"),
+	{CLI_OPT_CALL, "--explain", NULL, NULL, offsetof(generate_args, explain), explain_mode, 0,
+	 true, false,
+	 "print each requirement that changed something, its\n"
+	 "reasons and every change it made or pulled in"},
+	CLI_OPT_HELP_LINE("--explain=requirements", "only the requirement lines, with their counts"),
+	CLI_OPT_JSON(generate_args, json,
+		     "print the result as JSON (docs/schema/generate.schema.json)"),
+	CLI_OPT_FLAG("--verify", generate_args, verify,
+		     "check the result with the tree's own make olddefconfig"),
+	CLI_OPT_FLAG("--force", generate_args, force,
+		     "write the best partial result even when requirements\n"
+		     "cannot be met (still exits 1); with --detect and\n"
+		     "--initramfs no, generate although the root is on\n"
+		     "LUKS, LVM or md (a warning instead of an error)"),
+	CLI_OPT_PROFILES(generate_args, po, "the profile database (default: the installed one)"),
+	CLI_OPT_FLAG("--detect", generate_args, detect,
+		     "detect this machine (distro, init, platform, features\n"
+		     "and every device) and add its profiles and hardware\n"
+		     "requirements; writes into a build directory in the\n"
+		     "cache unless -o is given, and prints the build command"),
+	CLI_OPT_ROOT(generate_args, root, "with --detect: a saved snapshot of another machine"),
+	CLI_OPT_FLAG("--check-minimal", generate_args, check_minimal,
+		     "check that no change can be put back without breaking\n"
+		     "a requirement (exit 1 when one can)"),
+	CLI_OPT_TABLE_END,
+};
+
+const cli_spec cmd_generate_spec = {
+	.cmd = "generate",
+	.head = "usage: kfit generate [-k TREE] [-a ARCH] -p NAME... [--base BASE]\n"
+		"                     [--local FILE...] [--initramfs yes|no] [-o FILE]\n"
+		"                     [--explain] [--json] [--verify] [--force]\n"
+		"                     [--profiles DIR] [--detect [--root DIR]] [--check-minimal]\n"
+		"\n"
+		"Make a kernel configuration in which every requirement of the named\n"
+		"profiles holds: dependencies are enabled, conflicting options turned off,\n"
+		"alternatives chosen to change least, and nothing changed that no\n"
+		"requirement needs.\n"
+		"\n"
+		"options:\n",
+	.opts = generate_opts,
+	.col = 21,
+	.tail = "\n"
+		"exit status: 0 every requirement holds, 1 some cannot be met (the chain\n"
+		"that blocks each is printed), 2 bad usage or input\n",
+	.positional = generate_word,
+};
+
+/* --explain, --explain=all, --explain=requirements */
+static int explain_mode(void *target, const char *value)
+{
+	int *mode = target;
+	if (!value || !strcmp(value, "all"))
+		*mode = EXPLAIN_FULL;
+	else if (!strcmp(value, "requirements"))
+		*mode = EXPLAIN_REQUIREMENTS;
+	else {
+		cli_error("generate: --explain= takes all or requirements, not '%s'", value);
+		cli_spec_usage_short(&cmd_generate_spec);
+		return -1;
+	}
+	return 0;
+}
+
+static int generate_word(void *args, const char *word)
+{
+	cli_error("generate: unexpected argument '%s' (a profile is given as -p %s)", word, word);
+	cli_spec_usage_short(&cmd_generate_spec);
+	return -1;
+}
 
 static void print_json(const kf_gen_result *r, const char *out, bool written,
 		       const char *base, const prof_set *set)
@@ -164,8 +212,6 @@ static void print_json(const kf_gen_result *r, const char *out, bool written,
 	fputs(sb.buf, stdout);
 	kf_strbuf_release(&sb);
 }
-
-enum { EXPLAIN_NONE, EXPLAIN_FULL, EXPLAIN_REQUIREMENTS };
 
 static const char *const groups[] = {"distro",   "init",	 "platform", "feature",
 				     "hardware", "base",	 "local",    "dependencies",
@@ -321,175 +367,39 @@ static void print_summary(const kf_gen_result *r, kc_tree *t, const prof_db *db,
 	}
 }
 
-int cmd_generate(int argc, char **argv)
+/* Where the configuration went, and the command that builds exactly
+ * this file, as the user would type it here. */
+static void print_written(const generate_args *a, const char *dest)
 {
-	const char *tree_arg = NULL, *arch = NULL, *base = NULL, *out = NULL;
-	const char *initramfs = NULL;
-	int explain = EXPLAIN_NONE;
-	bool json = false, do_verify = false, force = false;
-	bool check_minimal = false, detect = false;
-	const char *root = NULL;
-	profcli_opts po;
-	memset(&po, 0, sizeof(po));
-	int rc = KF_EXIT_BAD;
+	fprintf(stderr, "kfit: configuration written to %s\n", dest);
+	struct stat st;
+	if (stat(dest, &st) == 0 && S_ISREG(st.st_mode)) {
+		fprintf(stderr, "kfit: next: kfit build");
+		if (a->tree)
+			fprintf(stderr, " -k %s", a->tree);
+		if (a->arch)
+			fprintf(stderr, " -a %s", a->arch);
+		if (a->out)
+			fprintf(stderr, " -c %s", a->out);
+		fprintf(stderr, "   (or --dry-run to see its commands)\n");
+	}
+}
 
-	for (int i = 1; i < argc; i++) {
-		int miss = 0;
-		const char *v;
-		int taken = strcmp(argv[i], "--local") ? profcli_arg(&po, argc, argv, &i) : 0;
-		if (taken < 0)
-			goto usage_out;
-		if (taken > 0)
-			continue;
-		if ((v = profcli_optval(argc, argv, &i, "-k", "--kernel", &miss)))
-			tree_arg = v;
-		else if ((v = profcli_optval(argc, argv, &i, "-a", "--arch", &miss)))
-			arch = v;
-		else if ((v = profcli_optval(argc, argv, &i, NULL, "--base", &miss)))
-			base = v;
-		else if ((v = profcli_optval(argc, argv, &i, "-o", "--output", &miss)))
-			out = v;
-		else if ((v = profcli_optval(argc, argv, &i, NULL, "--initramfs", &miss)))
-			initramfs = v;
-		else if ((v = profcli_optval(argc, argv, &i, NULL, "--root", &miss)))
-			root = v;
-		else if ((v = profcli_optval(argc, argv, &i, NULL, "--local", &miss))) {
-			/* a local profile: its profiles are applied */
-			KF_GROW(po.names, po.nnames + 1, po.namealloc);
-			po.names[po.nnames++] = v;
-		} else if (miss) {
-			cli_error("generate: %s needs a value", argv[i]);
-			goto usage_out;
-		} else if (!strcmp(argv[i], "--explain") || !strcmp(argv[i], "--explain=all"))
-			explain = EXPLAIN_FULL;
-		else if (!strcmp(argv[i], "--explain=requirements"))
-			explain = EXPLAIN_REQUIREMENTS;
-		else if (!strncmp(argv[i], "--explain=", 10)) {
-			cli_error("generate: --explain= takes all or requirements, not '%s'", argv[i] + 10);
-			goto usage_out;
-		}
-		else if (!strcmp(argv[i], "--json"))
-			json = true;
-		else if (!strcmp(argv[i], "--verify"))
-			do_verify = true;
-		else if (!strcmp(argv[i], "--force"))
-			force = true;
-		else if (!strcmp(argv[i], "--check-minimal"))
-			check_minimal = true;
-		else if (!strcmp(argv[i], "--detect"))
-			detect = true;
-		else if (argv[i][0] != '-') {
-			cli_error("generate: unexpected argument '%s' (a profile is given as -p %s)",
-				  argv[i], argv[i]);
-			goto usage_out;
-		} else {
-			cli_unknown_option("generate", argv[i]);
-			goto usage_out;
-		}
-	}
-	if (!po.nnames && !detect) {
-		cli_error("generate: no profile given (-p NAME or --detect; `kfit profiles` lists them)");
-		goto usage_out;
-	}
-	int ir = PROF_INITRAMFS_UNKNOWN;
-	if (initramfs) {
-		if (!strcmp(initramfs, "yes"))
-			ir = PROF_INITRAMFS_YES;
-		else if (!strcmp(initramfs, "no"))
-			ir = PROF_INITRAMFS_NO;
-		else {
-			cli_error("generate: --initramfs takes yes or no, not '%s'", initramfs);
-			goto usage_out;
-		}
-	}
-	const char *arch_arg = arch;
-	if (!arch)
-		arch = cli_machine_arch();
-
-	po.root = root;
-	prof_db *db = profcli_load(&po);
-	if (!db) {
-		profcli_release(&po);
-		return KF_EXIT_BAD;
-	}
-	kf_diags d = KF_DIAGS_INIT;
-	kf_pipeline_opts plo = {
-		.tree = tree_arg,
-		.arch = arch,
-		.progress = cli_progress,
-		.db = db,
-		.names = po.names,
-		.nnames = po.nnames,
-		.root = root,
-		.initramfs = ir,
-		.base = base,
-		.output = out,
-		.check_minimal = check_minimal,
-		.force = force,
-		/* KFIT_LOAD_AHEAD=0: every stage in turn on this thread (the
-		 * same output; tests/compat/generate-threads.sh compares) */
-		.serial = getenv("KFIT_LOAD_AHEAD") && !strcmp(getenv("KFIT_LOAD_AHEAD"), "0"),
-	};
-	kf_pipeline p;
-	kf_pipeline_init(&p, &plo);
-	if (kf_pipeline_tree(&p, &d) < 0)
-		goto fail;
-	if (detect) {
-		if (kf_pipeline_detect(&p, &d) < 0)
-			goto fail;
-		for (size_t i = 0; i < p.ndetected; i++)
-			fprintf(stderr, "kfit: detected %s (%s)\n", p.detected[i].name,
-				p.detected[i].reason);
-	}
-	if (kf_pipeline_requirements(&p, &d) < 0)
-		goto fail;
-	if (kf_pipeline_load(&p, &d) < 0 || kf_pipeline_base(&p, &d) < 0)
-		goto fail;
-	int g = kf_pipeline_solve(&p, &d);
-	if (g < 0)
-		goto fail;
-	bool write = g == 0 || force;
-	cli_print_diags(&d);
-	kf_diags_release(&d);
-	if (write && kf_pipeline_write(&p, &d) < 0) {
-		cli_print_diags(&d);
-		rc = KF_EXIT_BAD;
-		goto done;
-	}
-	if (json)
-		print_json(&p.res, p.dest, write, p.base, p.set);
-	else
-		print_summary(&p.res, p.t, db, explain);
-	if (write && !json) {
-		fprintf(stderr, "kfit: configuration written to %s\n", p.dest);
-		struct stat st;
-		if (stat(p.dest, &st) == 0 && S_ISREG(st.st_mode)) {
-			/* the command that builds exactly this file, as the user
-			 * would type it here */
-			fprintf(stderr, "kfit: next: kfit build");
-			if (tree_arg)
-				fprintf(stderr, " -k %s", tree_arg);
-			if (arch_arg)
-				fprintf(stderr, " -a %s", arch_arg);
-			if (out)
-				fprintf(stderr, " -c %s", out);
-			fprintf(stderr, "   (or --dry-run to see its commands)\n");
-		}
-	}
-	else if (!write)
-		fprintf(stderr, "kfit: nothing written (use --force to write the partial result)\n");
-	rc = g ? KF_EXIT_UNMET : KF_EXIT_OK;
-	if (check_minimal) {
-		for (size_t i = 0; i < p.res.nnot_minimal; i++)
+/* --check-minimal and --verify after the write: rc, or KF_EXIT_UNMET. */
+static int generate_checks(const generate_args *a, kf_pipeline *p, bool write, int rc,
+			   kf_diags *d)
+{
+	if (a->check_minimal) {
+		for (size_t i = 0; i < p->res.nnot_minimal; i++)
 			fprintf(stderr, "kfit: error: not minimal: CONFIG_%s can go back to the base value and every requirement still holds\n",
-				p.res.not_minimal[i]);
-		if (p.res.nnot_minimal)
+				p->res.not_minimal[i]);
+		if (p->res.nnot_minimal)
 			rc = KF_EXIT_UNMET;
 		else
 			fprintf(stderr, "kfit: minimal: no change can go back to the base value\n");
 	}
-	if (write && do_verify) {
-		int v = kf_pipeline_verify(&p, &d);
+	if (write && a->verify) {
+		int v = kf_pipeline_verify(p, d);
 		if (v == 0)
 			fprintf(stderr, "kfit: verified: the kernel's make olddefconfig changes nothing\n");
 		else {
@@ -499,6 +409,71 @@ int cmd_generate(int argc, char **argv)
 			rc = KF_EXIT_UNMET;
 		}
 	}
+	return rc;
+}
+
+/* The stages up to solve: its result (0, or 1 when some requirement
+ * cannot be met), -1 on an error (in d). */
+static int generate_solve(const generate_args *a, kf_pipeline *p, kf_diags *d)
+{
+	if (kf_pipeline_tree(p, d) < 0)
+		return -1;
+	if (a->detect) {
+		if (kf_pipeline_detect(p, d) < 0)
+			return -1;
+		for (size_t i = 0; i < p->ndetected; i++)
+			fprintf(stderr, "kfit: detected %s (%s)\n", p->detected[i].name,
+				p->detected[i].reason);
+	}
+	if (kf_pipeline_requirements(p, d) < 0 || kf_pipeline_load(p, d) < 0 ||
+	    kf_pipeline_base(p, d) < 0)
+		return -1;
+	return kf_pipeline_solve(p, d);
+}
+
+static int generate_run(const generate_args *a, prof_db *db, int initramfs)
+{
+	int rc = KF_EXIT_BAD;
+	kf_diags d = KF_DIAGS_INIT;
+	kf_pipeline_opts plo = {
+		.tree = a->tree,
+		.arch = a->arch ? a->arch : cli_machine_arch(),
+		.progress = cli_progress,
+		.db = db,
+		.names = a->po.names,
+		.nnames = a->po.nnames,
+		.root = a->root,
+		.initramfs = initramfs,
+		.base = a->base,
+		.output = a->out,
+		.check_minimal = a->check_minimal,
+		.force = a->force,
+		/* KFIT_LOAD_AHEAD=0: every stage in turn on this thread (the
+		 * same output; tests/compat/generate-threads.sh compares) */
+		.serial = getenv("KFIT_LOAD_AHEAD") && !strcmp(getenv("KFIT_LOAD_AHEAD"), "0"),
+	};
+	kf_pipeline p;
+	kf_pipeline_init(&p, &plo);
+	int g = generate_solve(a, &p, &d);
+	if (g < 0)
+		goto fail;
+	bool write = g == 0 || a->force;
+	cli_print_diags(&d);
+	kf_diags_release(&d);
+	if (write && kf_pipeline_write(&p, &d) < 0) {
+		cli_print_diags(&d);
+		rc = KF_EXIT_BAD;
+		goto done;
+	}
+	if (a->json)
+		print_json(&p.res, p.dest, write, p.base, p.set);
+	else
+		print_summary(&p.res, p.t, db, a->explain);
+	if (write && !a->json)
+		print_written(a, p.dest);
+	else if (!write)
+		fprintf(stderr, "kfit: nothing written (use --force to write the partial result)\n");
+	rc = generate_checks(a, &p, write, g ? KF_EXIT_UNMET : KF_EXIT_OK, &d);
 	goto done;
 fail:
 	cli_print_diags(&d);
@@ -507,13 +482,90 @@ fail:
 done:
 	kf_pipeline_release(&p);
 	kf_diags_release(&d); /* what kc_config_write added (its note) */
-	prof_db_free(db);
-	profcli_release(&po);
 	return rc;
-usage_out:
-	profcli_release(&po);
-	cli_usage_short(cmd_generate_usage);
-	return KF_EXIT_BAD;
+}
+
+int cmd_generate(int argc, char **argv)
+{
+	generate_args a = {.explain = EXPLAIN_NONE};
+	int rc = KF_EXIT_BAD, initramfs;
+	if (cli_parse(&cmd_generate_spec, &a, argc, argv) < 0)
+		goto out;
+	if (!a.po.nnames && !a.detect) {
+		cli_error("generate: no profile given (-p NAME or --detect; `kfit profiles` lists them)");
+		cli_spec_usage_short(&cmd_generate_spec);
+		goto out;
+	}
+	if (cli_initramfs(a.initramfs, "generate: ", &initramfs) < 0) {
+		cli_spec_usage_short(&cmd_generate_spec);
+		goto out;
+	}
+	a.po.root = a.root;
+	prof_db *db = profcli_load(&a.po);
+	if (db)
+		rc = generate_run(&a, db, initramfs);
+	prof_db_free(db);
+out:
+	profcli_release(&a.po);
+	return rc;
+}
+
+/* What `kfit why` is given. */
+typedef struct why_args {
+	const char *sym;    /* SYMBOL */
+	const char *tree;   /* -k */
+	const char *arch;   /* -a */
+	const char *config; /* -c */
+	bool json;          /* --json */
+	profcli_opts po;    /* -p, --local, --profiles */
+} why_args;
+
+static int why_word(void *args, const char *word);
+
+static const cli_opt why_opts[] = {
+	CLI_OPT_KERNEL("-k", "TREE", why_args, tree, "kernel tree (default as for `kfit kconfig`)"),
+	CLI_OPT_ARCH("-a", why_args, arch, "architecture (default: this machine's)"),
+	CLI_OPT_STR("-c", "--config", "CONFIG", why_args, config,
+		    "the configuration (default: TREE/.config)"),
+	CLI_OPT_PROFILE("-p", "NAME", why_args, po,
+			"a profile (or ./FILE.kfit) whose requirements to weigh"),
+	CLI_OPT_LOCAL(why_args, po, "a local profile file (as for `kfit generate`)"),
+	CLI_OPT_JSON(why_args, json,
+		     "one JSON object: value, menu, the short reason and the\n"
+		     "whole explanation (docs/schema/why.schema.json)"),
+	CLI_OPT_PROFILES(why_args, po, NULL),
+	CLI_OPT_TABLE_END,
+};
+
+const cli_spec cmd_why_spec = {
+	.cmd = "why",
+	.head = "usage: kfit why SYMBOL [-k TREE] [-a ARCH] [-c CONFIG] [-p NAME...]\n"
+		"                [--local FILE...] [--json]\n"
+		"\n"
+		"Explain one symbol of a configuration: its value, what set it (an answer\n"
+		"in the .config, a select, an imply, a default) and what it would take to\n"
+		"change it.  With profiles: the requirements that name it and whether\n"
+		"they hold, the answers that would turn it off (on, when it is off), and\n"
+		"the requirements that would break then (\"needed by\").\n"
+		"\n"
+		"options:\n",
+	.opts = why_opts,
+	.col = 16,
+	.tail = "\n"
+		"exit status: 0 explained, 2 bad usage, no such symbol or unreadable input\n",
+	.positional = why_word,
+};
+
+static int why_word(void *args, const char *word)
+{
+	why_args *a = args;
+	if (!a->sym) {
+		a->sym = word;
+		return 0;
+	}
+	cli_error("why: unexpected argument '%s'", word);
+	cli_spec_usage_short(&cmd_why_spec);
+	return -1;
 }
 
 /* kfit why --json: docs/schema/why.schema.json */
@@ -540,45 +592,22 @@ static void why_json(kc_tree *t, const char *sym, const char *cfg, const char *t
 
 int cmd_why(int argc, char **argv)
 {
-	const char *tree_arg = NULL, *arch = NULL, *config = NULL, *sym = NULL;
-	bool json = false;
+	why_args wa = {0};
 	profcli_opts po;
 	memset(&po, 0, sizeof(po));
-	for (int i = 1; i < argc; i++) {
-		int miss = 0;
-		const char *v;
-		int taken = profcli_arg(&po, argc, argv, &i);
-		if (taken < 0) {
-			profcli_release(&po);
-			return KF_EXIT_BAD;
-		}
-		if (taken)
-			continue;
-		if ((v = profcli_optval(argc, argv, &i, "-k", "--kernel", &miss)))
-			tree_arg = v;
-		else if ((v = profcli_optval(argc, argv, &i, "-a", "--arch", &miss)))
-			arch = v;
-		else if ((v = profcli_optval(argc, argv, &i, "-c", "--config", &miss)))
-			config = v;
-		else if (!miss && !strcmp(argv[i], "--json"))
-			json = true;
-		else if (miss || argv[i][0] == '-' || sym) {
-			if (!miss && argv[i][0] == '-')
-				cli_unknown_option("why", argv[i]);
-			else
-				cli_error("why: unexpected argument '%s'", argv[i]);
-			cli_usage_short(cmd_why_usage);
-			profcli_release(&po);
-			return KF_EXIT_BAD;
-		} else
-			sym = argv[i];
-	}
-	if (!sym) {
-		cli_error("why: no SYMBOL given");
-		cli_usage_short(cmd_why_usage);
-		profcli_release(&po);
+	if (cli_parse(&cmd_why_spec, &wa, argc, argv) < 0) {
+		profcli_release(&wa.po);
 		return KF_EXIT_BAD;
 	}
+	if (!wa.sym) {
+		cli_error("why: no SYMBOL given");
+		cli_spec_usage_short(&cmd_why_spec);
+		profcli_release(&wa.po);
+		return KF_EXIT_BAD;
+	}
+	po = wa.po;
+	const char *tree_arg = wa.tree, *arch = wa.arch, *config = wa.config, *sym = wa.sym;
+	bool json = wa.json;
 	prof_db *db = NULL;
 	if (po.nnames || po.nlocals) {
 		db = profcli_load(&po);
@@ -603,18 +632,17 @@ int cmd_why(int argc, char **argv)
 		goto out;
 	if (db && kf_pipeline_requirements(&p, &d) < 0)
 		goto out;
-	kf_last_config last;
-	if (config)
-		cfg = kf_xstrdup(config);
-	else if (p.cache && kf_last_config_lookup(p.cache, p.tree, arch, &last) == 0) {
-		/* what generate wrote last for this tree, as build uses it */
+	/* the configuration: -c, what generate wrote last for this tree
+	 * (as build uses it), TREE/.config */
+	kf_config_want want = {.given = config, .last = true, .cache = p.cache, .tree = p.tree,
+			       .arch = arch, .tree_config = p.tree};
+	kf_config_choice cc;
+	if (kf_config_choose(&want, &cc) == KF_CONFIG_LAST)
 		fprintf(stderr, "kfit: explaining %s (what 'kfit generate' wrote last for this tree)\n",
-			last.config);
-		cfg = last.config;
-		last.config = NULL;
-		kf_last_config_release(&last);
-	} else
-		cfg = kf_xasprintf("%s/.config", p.tree);
+			cc.path);
+	cfg = cc.path;
+	cc.path = NULL;
+	kf_config_choice_release(&cc);
 	if (kf_pipeline_read_config(&p, cfg, &d) < 0)
 		goto out;
 	kf_strbuf out = KF_STRBUF_INIT;

@@ -1,33 +1,33 @@
 /*
- * help.c - what scripts derive from the usage texts, so that the bash
- * completion (completion/kfit.bash) and the man page
- * (scripts/gen-man.sh -> docs/kfit.1) follow the one source of truth:
- *
- *   kfit help --commands       every subcommand and its summary (TAB)
- *   kfit help --flags CMD      each option of CMD's "options:" section, one
- *                              a line: the flag, then its argument if any
- *                              ("-k TREE", "--initramfs yes|no", "--json")
- *   kfit help --words CMD      the words CMD takes first: the entries of a
- *                              "modes:" section (kconfig) and the
- *                              subcommands of its synopsis (profiles show)
- *
- * Without CMD, --flags lists the options every command takes (--color).
+ * help.c - what kfit says about its own command line (and, until every
+ * command has an option table, the flags and words read back from the
+ * usage texts of those that do not): the options every
+ * command takes (--color), the synopsis after bad usage, and did-you-mean
+ * for a mistyped command or option.  The option tables themselves and
+ * what scripts derive from them (`kfit help --flags CMD`, `--words CMD`,
+ * which completion/kfit.bash and scripts/gen-man.sh read) are
+ * src/options.c's.
  */
 #include "cli.h"
+#include "options.h"
 
 #include <ctype.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Options every command takes (main() handles them); kept in this form so
- * that `kfit help --flags` parses them like a command's options. */
-const char cli_global_options[] =
-	"  --color WHEN       colour the output: auto (on a terminal, unless\n"
-	"                     NO_COLOR is set or TERM=dumb), always or never;\n"
-	"                     --color=WHEN works as well\n"
-	"  --no-color         the same as --color never\n"
-	"  -h, --help         the command's help\n";
+/* Options every command takes (main() handles them). */
+static const cli_opt global_opts[] = {
+	{CLI_OPT_STRING, "--color", NULL, "WHEN", 0, NULL, 0, false, false, "colour the output: auto (on a terminal, unless\n"
+					  "NO_COLOR is set or TERM=dumb), always or never;\n"
+					  "--color=WHEN works as well"},
+	CLI_OPT_HELP_LINE("--no-color", "the same as --color never"),
+	CLI_OPT_HELP_LINE("-h, --help", "the command's help"),
+	CLI_OPT_TABLE_END,
+};
+
+const cli_spec cli_global_spec = {.cmd = "", .head = "", .opts = global_opts, .col = 21, .tail = ""};
 
 /* An option argument: TREE, FILE..., X.Y.Z, yes|no, WHEN. */
 static bool is_arg_token(const char *s, size_t n)
@@ -218,6 +218,15 @@ const char *cli_did_you_mean(const char *word, const char *const *cands, size_t 
 	return bestd <= limit ? best : NULL;
 }
 
+void cli_spec_usage_short(const cli_spec *spec)
+{
+	/* the synopsis: the text up to its first blank line */
+	const char *end = strstr(spec->head, "\n\n");
+	size_t n = end ? (size_t)(end - spec->head) + 1 : strlen(spec->head);
+	fwrite(spec->head, 1, n, stderr);
+	fprintf(stderr, "Run 'kfit %s --help' for the options.\n", spec->cmd);
+}
+
 void cli_usage_short(const char *usage)
 {
 	/* the synopsis: the text up to its first blank line */
@@ -235,9 +244,13 @@ void cli_unknown_option(const char *cmd, const char *arg)
 	const kf_cmd *c = cli_find(cmd);
 	const char *hint = NULL;
 	char *flags = NULL;
+	char *names[64];
 	const char *cands[64];
-	size_t n = 0;
-	if (c && arg[0] == '-') {
+	size_t n = 0, nn = 0;
+	if (c && c->spec && arg[0] == '-') {
+		nn = cli_spec_names(c->spec, names, 64);
+		hint = cli_did_you_mean(arg, (const char *const *)names, nn);
+	} else if (c && arg[0] == '-') {
 		/* the command's options, as `kfit help --flags` reads them */
 		size_t sz = 0;
 		FILE *f = open_memstream(&flags, &sz);
@@ -257,4 +270,6 @@ void cli_unknown_option(const char *cmd, const char *arg)
 	else
 		cli_error("%s: unknown option '%s'", cmd, arg);
 	free(flags);
+	for (size_t i = 0; i < nn; i++)
+		free(names[i]);
 }

@@ -3,6 +3,7 @@
  * Each subcommand lives in src/cmd_<name>.c with its usage text beside it.
  */
 #include "cli.h"
+#include "options.h"
 
 #include <malloc.h>
 #include <stdarg.h>
@@ -17,25 +18,25 @@
 
 static const kf_cmd commands[] = {
 	{"kconfig", cmd_kconfig, "run a Kconfig mode (olddefconfig, allnoconfig, ...) on a kernel tree",
-	 cmd_kconfig_usage},
+	 cmd_kconfig_usage, NULL},
 	{"conf", cmd_conf, "the kernel's scripts/kconfig/conf (its command line and output) over kfit's engine",
-	 cmd_conf_usage},
+	 cmd_conf_usage, NULL},
 	{"generate", cmd_generate, "make a .config in which the named profiles' requirements hold",
-	 cmd_generate_usage},
+	 NULL, &cmd_generate_spec},
 	{"kconfig-menu", cmd_kconfig_menu, "write the in-tree \"Distro\" Kconfig menu from the profiles",
-	 cmd_kconfig_menu_usage},
+	 cmd_kconfig_menu_usage, NULL},
 	{"diff", cmd_diff, "show the options two .config files set differently, grouped by menu",
-	 cmd_diff_usage},
+	 cmd_diff_usage, NULL},
 	{"why", cmd_why, "explain why a symbol has its value in a configuration",
-	 cmd_why_usage},
+	 NULL, &cmd_why_spec},
 	{"profiles", cmd_profiles, "list, show and lint the profiles (what a distro, init, feature or platform needs)",
-	 cmd_profiles_usage},
+	 cmd_profiles_usage, NULL},
 	{"check", cmd_check, "check a .config against profiles: every requirement, with its reason",
-	 cmd_check_usage},
+	 cmd_check_usage, NULL},
 	{"build", cmd_build, "build the kernel for a configuration kfit made, packaged for the target distribution",
-	 cmd_build_usage},
+	 cmd_build_usage, NULL},
 	{"detect", cmd_detect, "what this machine is and has: distro, init, platform, devices and the symbols they need",
-	 cmd_detect_usage},
+	 cmd_detect_usage, NULL},
 };
 
 const kf_cmd *cli_find(const char *name)
@@ -73,7 +74,14 @@ void cli_error(const char *fmt, ...)
 
 void cli_usage(const kf_cmd *c, int to_stderr)
 {
-	fputs(c->usage, to_stderr ? stderr : stdout);
+	if (!c->spec) {
+		fputs(c->usage, to_stderr ? stderr : stdout);
+		return;
+	}
+	kf_strbuf sb = KF_STRBUF_INIT;
+	cli_spec_usage(c->spec, &sb);
+	fputs(kf_strbuf_str(&sb), to_stderr ? stderr : stdout);
+	kf_strbuf_release(&sb);
 }
 
 static void main_usage(FILE *f)
@@ -84,7 +92,10 @@ static void main_usage(FILE *f)
 	fprintf(f, "  %-14s %s\n", "help", "this text; 'kfit help COMMAND': a command's options");
 	fprintf(f, "  %-14s %s\n", "version", "print kfit's version (also --version)");
 	fputs("\noptions for every command:\n", f);
-	fputs(cli_global_options, f);
+	kf_strbuf sb = KF_STRBUF_INIT;
+	cli_spec_usage(&cli_global_spec, &sb);
+	fputs(kf_strbuf_str(&sb), f);
+	kf_strbuf_release(&sb);
 	fputs("\nRun 'kfit COMMAND --help' for a command's options.\n"
 	      "exit status: 0 ok, 1 unmet requirements or differences found,\n"
 	      "2 bad usage or bad input\n", f);
@@ -124,17 +135,19 @@ static int help_mode(int argc, char **argv)
 		return KF_EXIT_OK;
 	}
 	if (!strcmp(mode, "--flags") && argc <= 4) {
-		if (c)
+		if (c && c->spec)
+			cli_spec_flags(c->spec, stdout);
+		else if (c)
 			cli_print_flags(c->usage, stdout);
-		else {
-			char *g = kf_xasprintf("options:\n%s", cli_global_options);
-			cli_print_flags(g, stdout);
-			free(g);
-		}
+		else
+			cli_spec_flags(&cli_global_spec, stdout);
 		return KF_EXIT_OK;
 	}
 	if (!strcmp(mode, "--words") && c && argc == 4) {
-		cli_print_words(c->name, c->usage, stdout);
+		if (c->spec)
+			cli_spec_words(c->spec, stdout);
+		else
+			cli_print_words(c->name, c->usage, stdout);
 		return KF_EXIT_OK;
 	}
 	cli_error("help: usage: kfit help [COMMAND | --commands | --flags [COMMAND] | --words COMMAND]");

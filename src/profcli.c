@@ -1,6 +1,6 @@
 /*
- * profcli.c - profile database loading and option handling shared by
- * `kfit profiles` and `kfit check`.  The database directory is, in order:
+ * profcli.c - profile database loading shared by the commands that read
+ * profiles (their options: src/options.h).  The database directory is, in order:
  * --profiles DIR, $KFIT_PROFILES, <binary>/../profiles (the source tree),
  * <binary>/../share/kfit/profiles (installed).
  */

@@ -1,7 +1,6 @@
 /*
- * profcli.h - what `kfit profiles` and `kfit check` share: finding and
- * loading the profile database, -p arguments that name files, and JSON
- * string output.
+ * profcli.h - what the profile-using commands share: finding and loading
+ * the profile database, -p arguments that name files.
  */
 #ifndef KFIT_PROFCLI_H
 #define KFIT_PROFCLI_H
@@ -9,7 +8,8 @@
 #include "kfit/profile.h"
 #include "kfit/util.h"
 
-/* Options every profile-using command accepts. */
+/* What the options of a profile-using command collect (-p, --local,
+ * --profiles: src/options.h's CLI_OPT_PROFILE, _LOCAL, _PROFILES). */
 typedef struct profcli_opts {
 	const char *dir;      /* --profiles DIR, or NULL for the default */
 	const char **locals;  /* --local FILE and -p FILE.kfit */
