@@ -32,7 +32,7 @@ static const kf_cmd commands[] = {
 	{"profiles", cmd_profiles, "list, show and lint the profiles (what a distro, init, feature or platform needs)",
 	 cmd_profiles_usage, NULL},
 	{"check", cmd_check, "check a .config against profiles: every requirement, with its reason",
-	 cmd_check_usage, NULL},
+	 NULL, &cmd_check_spec},
 	{"build", cmd_build, "build the kernel for a configuration kfit made, packaged for the target distribution",
 	 cmd_build_usage, NULL},
 	{"detect", cmd_detect, "what this machine is and has: distro, init, platform, devices and the symbols they need",
