@@ -4,7 +4,7 @@
  * value in B when a kernel tree is given (-k).
  */
 #include "cli.h"
-#include "profcli.h"
+#include "options.h"
 #include "kfit/build.h"
 #include "kfit/lastconfig.h"
 #include "kfit/explain.h"
@@ -19,23 +19,62 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char cmd_diff_usage[] =
-	"usage: kfit diff [-k TREE] [-a ARCH] [--stat] [--json] [A [B]]\n"
-	"\n"
-	"Show the options whose values differ between two .config files (plain,\n"
-	".gz or .xz): added, removed and changed, grouped by menu when a kernel\n"
-	"tree is given (-k), each with what gives it its value in B.  Without B:\n"
-	"what 'kfit generate' wrote last; without A either: the running kernel's\n"
-	"configuration (/proc/config.gz, else /boot/config-$(uname -r)).\n"
-	"\n"
-	"options:\n"
-	"  -k TREE   kernel tree: group by menu and explain every value of B\n"
-	"  -a ARCH   architecture for the tree (default x86_64)\n"
-	"  --stat    only the counts: added, removed, changed, per menu with -k\n"
-	"  --json    one JSON object: {\"a\":..., \"b\":..., \"changes\":[{\"symbol\",\n"
-	"            \"a\", \"b\", \"menu\", \"why\"}]} (docs/schema/diff.schema.json)\n"
-	"\n"
-	"exit status: 0 no differences, 1 differences found, 2 bad usage or input\n";
+/* What `kfit diff` is given. */
+typedef struct diff_args {
+	const char *tree; /* -k */
+	const char *arch; /* -a */
+	const char *fa;   /* A */
+	const char *fb;   /* B */
+	bool json;        /* --json */
+	bool stat;        /* --stat */
+} diff_args;
+
+static int diff_word(void *args, const char *word);
+
+static const cli_opt diff_opts[] = {
+	CLI_OPT_KERNEL("-k", "TREE", diff_args, tree,
+		       "kernel tree: group by menu and explain every value of B"),
+	CLI_OPT_ARCH("-a", diff_args, arch, "architecture for the tree (default x86_64)"),
+	CLI_OPT_FLAG("--stat", diff_args, stat,
+		     "only the counts: added, removed, changed, per menu with -k"),
+	CLI_OPT_JSON(diff_args, json,
+		     "one JSON object: {\"a\":..., \"b\":..., \"changes\":[{\"symbol\",\n"
+		     "\"a\", \"b\", \"menu\", \"why\"}]} (docs/schema/diff.schema.json)"),
+	CLI_OPT_TABLE_END,
+};
+
+const cli_spec cmd_diff_spec = {
+	.cmd = "diff",
+	.head = "usage: kfit diff [-k TREE] [-a ARCH] [--stat] [--json] [A [B]]\n"
+		"\n"
+		"Show the options whose values differ between two .config files (plain,\n"
+		".gz or .xz): added, removed and changed, grouped by menu when a kernel\n"
+		"tree is given (-k), each with what gives it its value in B.  Without B:\n"
+		"what 'kfit generate' wrote last; without A either: the running kernel's\n"
+		"configuration (/proc/config.gz, else /boot/config-$(uname -r)).\n"
+		"\n"
+		"options:\n",
+	.opts = diff_opts,
+	.col = 12,
+	.tail = "\n"
+		"exit status: 0 no differences, 1 differences found, 2 bad usage or input\n",
+	.positional = diff_word,
+};
+
+static int diff_word(void *args, const char *word)
+{
+	diff_args *a = args;
+	if (!a->fa)
+		a->fa = word;
+	else if (!a->fb)
+		a->fb = word;
+	else {
+		cli_error("diff: unexpected argument '%s'", word);
+		cli_spec_usage_short(&cmd_diff_spec);
+		return -1;
+	}
+	return 0;
+}
 
 /* One difference. */
 struct change {
@@ -56,85 +95,41 @@ static bool same(const char *a, const char *b)
 	return !strcmp(a, b);
 }
 
-int cmd_diff(int argc, char **argv)
+/* The two configurations: A and B as given; without B what generate
+ * wrote last, and then without A the running kernel's.  -1 after an
+ * error. */
+static int diff_choose(diff_args *a, kf_config_choice *ca, kf_config_choice *cb)
 {
-	const char *tree_arg = NULL, *arch = "x86_64", *fa = NULL, *fb = NULL;
-	bool json = false, stat = false;
-	char *run = NULL;
-	kf_last_config last = {0};
-	for (int i = 1; i < argc; i++) {
-		int miss = 0;
-		const char *v;
-		if ((v = profcli_optval(argc, argv, &i, "-k", "--kernel", &miss)))
-			tree_arg = v;
-		else if ((v = profcli_optval(argc, argv, &i, "-a", "--arch", &miss)))
-			arch = v;
-		else if (miss) {
-			cli_error("diff: %s needs a value", argv[i]);
-			goto usage;
-		} else if (!strcmp(argv[i], "--json"))
-			json = true;
-		else if (!strcmp(argv[i], "--stat"))
-			stat = true;
-		else if (argv[i][0] == '-' && argv[i][1]) {
-			cli_unknown_option("diff", argv[i]);
-			goto usage;
-		} else if (!fa)
-			fa = argv[i];
-		else if (!fb)
-			fb = argv[i];
-		else {
-			cli_error("diff: unexpected argument '%s'", argv[i]);
-			goto usage;
-		}
+	kf_diags cd = KF_DIAGS_INIT;
+	char *cache = kf_cache_dir(&cd);
+	kf_diags_release(&cd);
+	kf_config_want wb = {.given = a->fb, .last = true, .cache = cache};
+	kf_config_source from = kf_config_choose(&wb, cb);
+	free(cache);
+	if (from == KF_CONFIG_NONE) {
+		cli_error("diff: no B given and no configuration made by 'kfit generate' "
+			  "to compare with");
+		return -1;
 	}
-	if (!fb) {
-		/* B: what generate wrote last; A: the running kernel's */
-		kf_diags cd = KF_DIAGS_INIT;
-		char *cache = kf_cache_dir(&cd);
-		kf_diags_release(&cd);
-		int found = cache ? kf_last_config_lookup(cache, NULL, NULL, &last) : -1;
-		free(cache);
-		if (found < 0) {
-			cli_error("diff: no B given and no configuration made by 'kfit generate' "
-				  "to compare with");
-			goto usage;
-		}
-		fb = last.config;
-		if (!fa) {
-			run = cli_running_config();
-			if (!run) {
-				cli_error("diff: no A given and neither /proc/config.gz nor "
-					  "/boot/config-$(uname -r) exists");
-				kf_last_config_release(&last);
-				goto usage;
-			}
-			fa = run;
-		}
+	kf_config_want wa = {.given = a->fa, .running = from == KF_CONFIG_LAST};
+	if (kf_config_choose(&wa, ca) == KF_CONFIG_NONE) {
+		cli_error("diff: no A given and neither /proc/config.gz nor "
+			  "/boot/config-$(uname -r) exists");
+		return -1;
+	}
+	if (from == KF_CONFIG_LAST)
 		fprintf(stderr, "kfit: comparing %s with %s (what 'kfit generate' wrote last)\n",
-			fa, fb);
-	}
+			ca->path, cb->path);
+	return 0;
+}
 
-	kf_diags d = KF_DIAGS_INIT;
-	int rc = KF_EXIT_BAD;
-	kf_dotconfig *ca = kf_dotconfig_load(fa, &d);
-	kf_dotconfig *cb = ca ? kf_dotconfig_load(fb, &d) : NULL;
-	kf_pipeline_opts plo = {.tree = tree_arg, .arch = arch};
-	kf_pipeline p;
-	kf_pipeline_init(&p, &plo);
-	kc_tree *t = NULL;
+/* The symbols set differently in ca and cb (sorted), with their menu and
+ * what gives each its value in B when t is given. */
+static size_t diff_collect(kf_dotconfig *ca, kf_dotconfig *cb, kc_tree *t, struct change **out)
+{
 	struct change *ch = NULL;
 	size_t n = 0, alloc = 0;
 	const char **na = NULL, **nb = NULL;
-	if (!cb)
-		goto out;
-	if (tree_arg) {
-		if (kf_pipeline_tree(&p, &d) < 0 || kf_pipeline_load(&p, &d) < 0)
-			goto out;
-		/* B as the kernel computes it, to say why each value is there */
-		kf_pipeline_read_config(&p, fb, &d);
-		t = p.t;
-	}
 	size_t a_n = kf_dotconfig_names(ca, &na);
 	size_t b_n = kf_dotconfig_names(cb, &nb);
 	/* merge the two sorted lists */
@@ -166,94 +161,148 @@ int cmd_diff(int argc, char **argv)
 		}
 	}
 
-	if (json) {
-		kf_strbuf sb = KF_STRBUF_INIT;
-		kf_json j;
-		kf_json_init(&j, &sb, KF_JSON_COMPACT);
+	free(na);
+	free(nb);
+	*out = ch;
+	return n;
+}
+
+static void print_json(const char *fa, const char *fb, const struct change *ch, size_t n)
+{
+	kf_strbuf sb = KF_STRBUF_INIT;
+	kf_json j;
+	kf_json_init(&j, &sb, KF_JSON_COMPACT);
+	kf_json_begin_object(&j);
+	kf_json_kstr(&j, "a", fa);
+	kf_json_kstr(&j, "b", fb);
+	kf_json_key(&j, "changes");
+	kf_json_begin_array(&j);
+	for (size_t i = 0; i < n; i++) {
 		kf_json_begin_object(&j);
-		kf_json_kstr(&j, "a", fa);
-		kf_json_kstr(&j, "b", fb);
-		kf_json_key(&j, "changes");
-		kf_json_begin_array(&j);
-		for (size_t i = 0; i < n; i++) {
-			kf_json_begin_object(&j);
-			kf_json_kstr(&j, "symbol", ch[i].sym);
-			kf_json_kstr(&j, "a", ch[i].a);
-			kf_json_kstr(&j, "b", ch[i].b);
-			kf_json_kstr(&j, "menu", ch[i].menu);
-			kf_json_kstr(&j, "why", ch[i].why);
-			kf_json_end_object(&j);
-		}
-		kf_json_end_array(&j);
+		kf_json_kstr(&j, "symbol", ch[i].sym);
+		kf_json_kstr(&j, "a", ch[i].a);
+		kf_json_kstr(&j, "b", ch[i].b);
+		kf_json_kstr(&j, "menu", ch[i].menu);
+		kf_json_kstr(&j, "why", ch[i].why);
 		kf_json_end_object(&j);
-		kf_strbuf_addch(&sb, '\n');
-		fputs(sb.buf, stdout);
-		kf_strbuf_release(&sb);
-	} else if (stat) {
-		/* counts only: per menu (with -k), then the totals */
-		bool *done = kf_xcalloc(n ? n : 1, sizeof(bool));
-		size_t ta = 0, tr = 0, tc = 0;
-		for (size_t i = 0; i < n; i++) {
-			if (done[i])
-				continue;
-			const char *m = ch[i].menu;
-			size_t add = 0, rem = 0, chg = 0;
-			for (size_t k = i; k < n; k++) {
-				const char *mk = ch[k].menu;
-				if (done[k] || (t && !(m == mk || (m && mk && !strcmp(m, mk)))))
-					continue;
-				done[k] = true;
-				if (!ch[k].a)
-					add++;
-				else if (!ch[k].b)
-					rem++;
-				else
-					chg++;
-			}
-			if (t)
-				printf("%6zu  %s  (+%zu -%zu ~%zu)\n", add + rem + chg,
-				       m ? m : "(top level)", add, rem, chg);
-			ta += add, tr += rem, tc += chg;
-		}
-		free(done);
-		printf("%zu options differ: %zu added, %zu removed, %zu changed\n", n, ta, tr, tc);
-	} else {
-		/* group by menu, in order of first appearance */
-		bool *done = kf_xcalloc(n ? n : 1, sizeof(bool));
-		for (size_t i = 0; i < n; i++) {
-			if (done[i])
-				continue;
-			const char *m = ch[i].menu;
-			if (t) {
-				size_t cnt = 0;
-				for (size_t k = i; k < n; k++) {
-					const char *mk = ch[k].menu;
-					cnt += !done[k] && (m == mk || (m && mk && !strcmp(m, mk)));
-				}
-				printf("%s%s:%s  (%zu)\n", cli_sgr(stdout, CLI_BOLD),
-				       m ? m : "(top level)", cli_sgr(stdout, CLI_RESET), cnt);
-			}
-			for (size_t k = i; k < n; k++) {
-				if (done[k])
-					continue;
-				const char *mk = ch[k].menu;
-				if (t && !(m == mk || (m && mk && !strcmp(m, mk))))
-					continue;
-				done[k] = true;
-				const char *va = ch[k].a ? ch[k].a : "absent";
-				const char *vb = ch[k].b ? ch[k].b : "absent";
-				char mark = !ch[k].a ? '+' : !ch[k].b ? '-' : '~';
-				const char *sgr = mark == '+' ? CLI_GREEN : mark == '-' ? CLI_RED : CLI_YELLOW;
-				printf("%s%s%c CONFIG_%s: %s -> %s%s", t ? "  " : "", cli_sgr(stdout, sgr),
-				       mark, ch[k].sym, va, vb, cli_sgr(stdout, CLI_RESET));
-				if (ch[k].why)
-					printf("  (%s)", ch[k].why);
-				putchar('\n');
-			}
-		}
-		free(done);
-		fprintf(stderr, "kfit: %zu options differ\n", n);
 	}
+	kf_json_end_array(&j);
+	kf_json_end_object(&j);
+	kf_strbuf_addch(&sb, '\n');
+	fputs(sb.buf, stdout);
+	kf_strbuf_release(&sb);
+}
+
+/* --stat: counts only, per menu (with -k), then the totals. */
+static void print_stat(const struct change *ch, size_t n, const kc_tree *t)
+{
+	/* counts only: per menu (with -k), then the totals */
+	bool *done = kf_xcalloc(n ? n : 1, sizeof(bool));
+	size_t ta = 0, tr = 0, tc = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (done[i])
+			continue;
+		const char *m = ch[i].menu;
+		size_t add = 0, rem = 0, chg = 0;
+		for (size_t k = i; k < n; k++) {
+			const char *mk = ch[k].menu;
+			if (done[k] || (t && !(m == mk || (m && mk && !strcmp(m, mk)))))
+				continue;
+			done[k] = true;
+			if (!ch[k].a)
+				add++;
+			else if (!ch[k].b)
+				rem++;
+			else
+				chg++;
+		}
+		if (t)
+			printf("%6zu  %s  (+%zu -%zu ~%zu)\n", add + rem + chg,
+			       m ? m : "(top level)", add, rem, chg);
+		ta += add, tr += rem, tc += chg;
+	}
+	free(done);
+	printf("%zu options differ: %zu added, %zu removed, %zu changed\n", n, ta, tr, tc);
+}
+
+/* Each difference, grouped by menu in order of first appearance. */
+static void print_text(const struct change *ch, size_t n, const kc_tree *t)
+{
+	/* group by menu, in order of first appearance */
+	bool *done = kf_xcalloc(n ? n : 1, sizeof(bool));
+	for (size_t i = 0; i < n; i++) {
+		if (done[i])
+			continue;
+		const char *m = ch[i].menu;
+		if (t) {
+			size_t cnt = 0;
+			for (size_t k = i; k < n; k++) {
+				const char *mk = ch[k].menu;
+				cnt += !done[k] && (m == mk || (m && mk && !strcmp(m, mk)));
+			}
+			printf("%s%s:%s  (%zu)\n", cli_sgr(stdout, CLI_BOLD),
+			       m ? m : "(top level)", cli_sgr(stdout, CLI_RESET), cnt);
+		}
+		for (size_t k = i; k < n; k++) {
+			if (done[k])
+				continue;
+			const char *mk = ch[k].menu;
+			if (t && !(m == mk || (m && mk && !strcmp(m, mk))))
+				continue;
+			done[k] = true;
+			const char *va = ch[k].a ? ch[k].a : "absent";
+			const char *vb = ch[k].b ? ch[k].b : "absent";
+			char mark = !ch[k].a ? '+' : !ch[k].b ? '-' : '~';
+			const char *sgr = mark == '+' ? CLI_GREEN : mark == '-' ? CLI_RED : CLI_YELLOW;
+			printf("%s%s%c CONFIG_%s: %s -> %s%s", t ? "  " : "", cli_sgr(stdout, sgr),
+			       mark, ch[k].sym, va, vb, cli_sgr(stdout, CLI_RESET));
+			if (ch[k].why)
+				printf("  (%s)", ch[k].why);
+			putchar('\n');
+		}
+	}
+	free(done);
+	fprintf(stderr, "kfit: %zu options differ\n", n);
+}
+
+int cmd_diff(int argc, char **argv)
+{
+	diff_args a = {.arch = "x86_64"};
+	kf_config_choice fa = {0}, fb = {0};
+	if (cli_parse(&cmd_diff_spec, &a, argc, argv) < 0)
+		return KF_EXIT_BAD;
+	if (diff_choose(&a, &fa, &fb) < 0) {
+		kf_config_choice_release(&fa);
+		kf_config_choice_release(&fb);
+		cli_spec_usage_short(&cmd_diff_spec);
+		return KF_EXIT_BAD;
+	}
+	kf_diags d = KF_DIAGS_INIT;
+	int rc = KF_EXIT_BAD;
+	kf_dotconfig *ca = kf_dotconfig_load(fa.path, &d);
+	kf_dotconfig *cb = ca ? kf_dotconfig_load(fb.path, &d) : NULL;
+	kf_pipeline_opts plo = {.tree = a.tree, .arch = a.arch};
+	kf_pipeline p;
+	kf_pipeline_init(&p, &plo);
+	kc_tree *t = NULL;
+	struct change *ch = NULL;
+	size_t n = 0;
+	if (!cb)
+		goto out;
+	if (a.tree) {
+		if (kf_pipeline_tree(&p, &d) < 0 || kf_pipeline_load(&p, &d) < 0)
+			goto out;
+		/* B as the kernel computes it, to say why each value is there */
+		kf_pipeline_read_config(&p, fb.path, &d);
+		t = p.t;
+	}
+	n = diff_collect(ca, cb, t, &ch);
+	if (a.json)
+		print_json(fa.path, fb.path, ch, n);
+	else if (a.stat)
+		print_stat(ch, n, t);
+	else
+		print_text(ch, n, t);
 	rc = n ? KF_EXIT_UNMET : KF_EXIT_OK;
 out:
 	cli_print_diags(&d);
@@ -261,15 +310,10 @@ out:
 	for (size_t i = 0; i < n; i++)
 		free(ch[i].why);
 	free(ch);
-	free(na);
-	free(nb);
 	kf_dotconfig_free(ca);
 	kf_dotconfig_free(cb);
 	kf_pipeline_release(&p);
-	kf_last_config_release(&last);
-	free(run);
+	kf_config_choice_release(&fa);
+	kf_config_choice_release(&fb);
 	return rc;
-usage:
-	cli_usage_short(cmd_diff_usage);
-	return KF_EXIT_BAD;
 }

@@ -26,7 +26,7 @@ static const kf_cmd commands[] = {
 	{"kconfig-menu", cmd_kconfig_menu, "write the in-tree \"Distro\" Kconfig menu from the profiles",
 	 cmd_kconfig_menu_usage, NULL},
 	{"diff", cmd_diff, "show the options two .config files set differently, grouped by menu",
-	 cmd_diff_usage, NULL},
+	 NULL, &cmd_diff_spec},
 	{"why", cmd_why, "explain why a symbol has its value in a configuration",
 	 NULL, &cmd_why_spec},
 	{"profiles", cmd_profiles, "list, show and lint the profiles (what a distro, init, feature or platform needs)",
