@@ -5,6 +5,7 @@
  * machine has what the build needs; a progress bar counts the objects.
  */
 #include "cli.h"
+#include "options.h"
 
 #include "kfit/build.h"
 #include "kfit/lastconfig.h"
@@ -22,37 +23,63 @@
 #include <time.h>
 #include <unistd.h>
 
-const char cmd_build_usage[] =
-	"usage: kfit build [-k TREE] [-a ARCH] [-c CONFIG] [-O DIR] [--format FORMAT]\n"
-	"                  [-j N] [--dry-run]\n"
-	"\n"
-	"Build the kernel for a configuration: out of tree (the source tree is\n"
-	"never written), packaged the way the target distribution installs\n"
-	"kernels, after checking that this machine has every program, header and\n"
-	"package the build needs (the tree's own packaging scripts and the\n"
-	"configuration's options decide which); a missing one is named with the\n"
-	"package to install ('make deps' installs them on Debian).  Progress is a\n"
-	"bar over the objects the configuration compiles, with the time left; at\n"
-	"the end the packages or the staged files are listed.\n"
-	"\n"
-	"options:\n"
-	"  -k TREE          the kernel tree or linux-source tarball (default: as\n"
-	"                   'kfit kconfig' finds one)\n"
-	"  -a ARCH          the architecture (default: this machine's)\n"
-	"  -c CONFIG        the configuration to build (default: the one 'kfit\n"
-	"                   generate' wrote last for this tree and ARCH)\n"
-	"  -O DIR           the build directory, the kernel's O= (default:\n"
-	"                   CACHE/build/TREE-ARCH/obj); its .config becomes a\n"
-	"                   copy of CONFIG\n"
-	"  --format FORMAT  deb (make bindeb-pkg), rpm (make binrpm-pkg) or plain\n"
-	"                   (make, then modules_install and the kernel image into\n"
-	"                   DIR/../install); default: the distribution the\n"
-	"                   configuration was generated for, else this machine's\n"
-	"  -j N             parallel jobs (default: the number of CPUs)\n"
-	"  --dry-run        print the commands and what is missing, build nothing\n"
-	"\n"
-	"exit status: 0 built, 1 a prerequisite is missing or the build failed,\n"
-	"2 bad usage or bad input\n";
+/* What `kfit build` is given. */
+typedef struct build_args {
+	const char *tree;   /* -k */
+	const char *arch;   /* -a */
+	const char *config; /* -c */
+	const char *objdir; /* -O */
+	const char *jobs;   /* -j */
+	const char *format; /* --format */
+	bool dry;           /* --dry-run */
+} build_args;
+
+static const cli_opt build_opts[] = {
+	CLI_OPT_KERNEL("-k", "TREE", build_args, tree,
+		       "the kernel tree or linux-source tarball (default: as\n"
+		       "'kfit kconfig' finds one)"),
+	CLI_OPT_ARCH("-a", build_args, arch, "the architecture (default: this machine's)"),
+	CLI_OPT_STR("-c", "--config", "CONFIG", build_args, config,
+		    "the configuration to build (default: the one 'kfit\n"
+		    "generate' wrote last for this tree and ARCH)"),
+	CLI_OPT_STR("-O", NULL, "DIR", build_args, objdir,
+		    "the build directory, the kernel's O= (default:\n"
+		    "CACHE/build/TREE-ARCH/obj); its .config becomes a\n"
+		    "copy of CONFIG"),
+	CLI_OPT_STR("--format", NULL, "FORMAT", build_args, format,
+		    "deb (make bindeb-pkg), rpm (make binrpm-pkg) or plain\n"
+		    "(make, then modules_install and the kernel image into\n"
+		    "DIR/../install); default: the distribution the\n"
+		    "configuration was generated for, else this machine's"),
+	CLI_OPT_STR("-j", "--jobs", "N", build_args, jobs,
+		    "parallel jobs (default: the number of CPUs)"),
+	CLI_OPT_FLAG("--dry-run", build_args, dry,
+		     "print the commands and what is missing, build nothing"),
+	CLI_OPT_TABLE_END,
+};
+
+const cli_spec cmd_build_spec = {
+	.cmd = "build",
+	.head = "usage: kfit build [-k TREE] [-a ARCH] [-c CONFIG] [-O DIR] [--format FORMAT]\n"
+		"                  [-j N] [--dry-run]\n"
+		"\n"
+		"Build the kernel for a configuration: out of tree (the source tree is\n"
+		"never written), packaged the way the target distribution installs\n"
+		"kernels, after checking that this machine has every program, header and\n"
+		"package the build needs (the tree's own packaging scripts and the\n"
+		"configuration's options decide which); a missing one is named with the\n"
+		"package to install ('make deps' installs them on Debian).  Progress is a\n"
+		"bar over the objects the configuration compiles, with the time left; at\n"
+		"the end the packages or the staged files are listed.\n"
+		"\n"
+		"options:\n",
+	.opts = build_opts,
+	.col = 19,
+	.tail = "\n"
+		"exit status: 0 built, 1 a prerequisite is missing or the build failed,\n"
+		"2 bad usage or bad input\n",
+	.word_is_option = true,
+};
 
 /* Quote a word for a POSIX shell when it needs it (for --dry-run). */
 static void shell_word(kf_strbuf *sb, const char *w)
@@ -73,34 +100,6 @@ static void shell_word(kf_strbuf *sb, const char *w)
 			kf_strbuf_addch(sb, *p);
 	}
 	kf_strbuf_addch(sb, '\'');
-}
-
-/* This machine's os-release ID and ID_LIKE (malloc'd, or NULL). */
-static void host_os(char **id, char **id_like)
-{
-	*id = *id_like = NULL;
-	kf_strbuf sb = KF_STRBUF_INIT;
-	kf_diags d = KF_DIAGS_INIT;
-	if (kf_read_file("/etc/os-release", &sb, &d) < 0 &&
-	    kf_read_file("/usr/lib/os-release", &sb, &d) < 0) {
-		kf_diags_release(&d);
-		return;
-	}
-	kf_diags_release(&d);
-	char *text = kf_strbuf_detach(&sb);
-	for (char *save = NULL, *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
-		char **dst = !strncmp(l, "ID=", 3) ? id : !strncmp(l, "ID_LIKE=", 8) ? id_like : NULL;
-		if (!dst || *dst)
-			continue;
-		char *v = strchr(l, '=') + 1;
-		size_t n = strlen(v);
-		if (n >= 2 && (v[0] == '"' || v[0] == '\'') && v[n - 1] == v[0]) {
-			v++;
-			n -= 2;
-		}
-		*dst = kf_xstrndup(v, n);
-	}
-	free(text);
 }
 
 /* The progress bar over the objects a build compiles. */
@@ -182,55 +181,24 @@ static void progress_end(progress *p, bool ok)
 		free(p->tail[i]);
 }
 
-typedef struct argvec {
-	char *v[24];
-	int n;
-} argvec;
-
-static void av_add(argvec *a, char *s)
-{
-	if (a->n < 23)
-		a->v[a->n++] = s;
-	a->v[a->n] = NULL;
-}
-
-static void av_free(argvec *a)
-{
-	for (int i = 0; i < a->n; i++)
-		free(a->v[i]);
-	a->n = 0;
-}
-
-/* make -C TREE O=OBJ ARCH=A [-jN] TARGET... */
-static void make_argv(argvec *a, const char *tree, const char *obj, const char *arch, int jobs)
-{
-	av_add(a, kf_xstrdup("make"));
-	av_add(a, kf_xstrdup("-C"));
-	av_add(a, kf_xstrdup(tree));
-	av_add(a, kf_xasprintf("O=%s", obj));
-	av_add(a, kf_xasprintf("ARCH=%s", arch));
-	if (jobs > 0)
-		av_add(a, kf_xasprintf("-j%d", jobs));
-}
-
-static void print_cmd(const argvec *a)
+static void print_cmd(char *const *argv)
 {
 	kf_strbuf sb = KF_STRBUF_INIT;
-	for (int i = 0; i < a->n; i++) {
+	for (int i = 0; argv[i]; i++) {
 		if (i)
 			kf_strbuf_addch(&sb, ' ');
-		shell_word(&sb, a->v[i]);
+		shell_word(&sb, argv[i]);
 	}
 	printf("%s\n", kf_strbuf_str(&sb));
 	kf_strbuf_release(&sb);
 }
 
 /* Run make with the progress bar; its exit status. */
-static int run_make(const argvec *a, progress *p)
+static int run_make(char *const *argv, progress *p)
 {
 	kf_diags d = KF_DIAGS_INIT;
 	kf_run_opts o = {
-		.argv = (const char *const *)a->v,
+		.argv = (const char *const *)argv,
 		.line_fn = progress_line,
 		.line_ctx = p,
 		.inherit_err = true,
@@ -238,48 +206,6 @@ static int run_make(const argvec *a, progress *p)
 	int rc = kf_run(&o, &d);
 	cli_print_diags(&d);
 	kf_diags_release(&d);
-	return rc;
-}
-
-/* One line of a command's output (make -s kernelrelease), or NULL. */
-static char *make_query(const char *tree, const char *obj, const char *arch, const char *target)
-{
-	argvec a = {.n = 0};
-	make_argv(&a, tree, obj, arch, 0);
-	av_add(&a, kf_xstrdup("-s"));
-	av_add(&a, kf_xstrdup(target));
-	kf_strbuf out = KF_STRBUF_INIT;
-	kf_diags d = KF_DIAGS_INIT;
-	kf_run_opts o = {.argv = (const char *const *)a.v, .out = &out, .max = 4096};
-	int rc = kf_run(&o, &d);
-	kf_diags_release(&d);
-	av_free(&a);
-	char *s = NULL;
-	if (rc == 0 && out.len) {
-		s = kf_strbuf_detach(&out);
-		s[strcspn(s, "\n")] = 0;
-	}
-	kf_strbuf_release(&out);
-	return s;
-}
-
-static int copy_file(const char *from, const char *to, kf_diags *d)
-{
-	kf_strbuf sb = KF_STRBUF_INIT;
-	/* the image is compressed already: read it as bytes (kf_read_file
-	 * would unpack a gzip image) */
-	FILE *f = fopen(from, "rb");
-	if (!f) {
-		kf_diag_add(d, KF_ERROR, from, 0, 0, "cannot open: %s", strerror(errno));
-		return -1;
-	}
-	char buf[65536];
-	size_t n;
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-		kf_strbuf_add(&sb, buf, n);
-	fclose(f);
-	int rc = kf_write_file_atomic(to, sb.buf ? sb.buf : "", sb.len, false, d);
-	kf_strbuf_release(&sb);
 	return rc;
 }
 
@@ -321,104 +247,39 @@ static void list_new_files(const char *dir, const char *suffix, time_t since)
 	closedir(dp);
 }
 
-int cmd_build(int argc, char **argv)
+/* The configuration to build: -c, else what generate wrote last for this
+ * tree and ARCH (said on stderr).  NULL after an error: in d for -c,
+ * else printed. */
+static char *build_config(const build_args *a, const char *tree, const char *cache,
+			  const char *arch, char **profiles, kf_diags *d)
 {
-	const char *tree_arg = NULL, *arch = NULL, *config_arg = NULL, *objdir_arg = NULL,
-		   *jobs_arg = NULL, *format_arg = NULL;
-	kf_pkg_format format = KF_PKG_AUTO;
-	int jobs = 0;
-	bool dry = false;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		bool has = i + 1 < argc;
-		if ((!strcmp(a, "-k") || !strcmp(a, "-a") || !strcmp(a, "-c") || !strcmp(a, "-O") ||
-		     !strcmp(a, "-j") || !strcmp(a, "--format")) &&
-		    !has) {
-			cli_error("option '%s' needs a value", a);
-			return KF_EXIT_BAD;
-		}
-		if (!strcmp(a, "-k"))
-			tree_arg = argv[++i];
-		else if (!strcmp(a, "-a"))
-			arch = argv[++i];
-		else if (!strcmp(a, "-c"))
-			config_arg = argv[++i];
-		else if (!strcmp(a, "-O"))
-			objdir_arg = argv[++i];
-		else if (!strcmp(a, "-j"))
-			jobs_arg = argv[++i];
-		else if (!strcmp(a, "--format"))
-			format_arg = argv[++i];
-		else if (!strcmp(a, "--dry-run"))
-			dry = true;
-		else {
-			cli_unknown_option("build", a);
-			cli_usage_short(cmd_build_usage);
-			return KF_EXIT_BAD;
-		}
-	}
-	/* values checked after every option is known (an unknown option is
-	 * the first thing reported) */
-	if (jobs_arg) {
-		char *end;
-		long j = strtol(jobs_arg, &end, 10);
-		if (*end || j < 1 || j > 4096) {
-			cli_error("-j takes a number of jobs, not '%s'", jobs_arg);
-			return KF_EXIT_BAD;
-		}
-		jobs = (int)j;
-	}
-	if (format_arg && kf_pkg_format_parse(format_arg, &format) < 0) {
-		cli_error("--format takes deb, rpm or plain, not '%s'", format_arg);
-		return KF_EXIT_BAD;
-	}
-	if (!arch)
-		arch = cli_machine_arch();
-	if (jobs == 0) {
-		long n = sysconf(_SC_NPROCESSORS_ONLN);
-		jobs = n > 0 ? (int)n : 1;
-	}
-
-	int rc = KF_EXIT_BAD;
-	kf_diags d = KF_DIAGS_INIT;
-	char *tree = NULL, *cache = NULL, *config = NULL, *profiles = NULL, *objdir = NULL,
-	     *outdir = NULL, *id = NULL, *id_like = NULL;
-	kf_dotconfig *cfg = NULL;
-	kf_last_config last = {0};
-	kf_build_needs needs = {0};
-	argvec cmd = {.n = 0}, inst = {.n = 0};
-
-	tree = kf_tree_find_default(tree_arg, cli_progress, NULL, &d);
-	if (!tree)
-		goto fail;
-	cache = kf_cache_dir(&d);
-	if (!cache)
-		goto fail;
 	const char *tname = strrchr(tree, '/') ? strrchr(tree, '/') + 1 : tree;
-	if (config_arg) {
-		config = realpath(config_arg, NULL);
-		if (!config) {
-			kf_diag_add(&d, KF_ERROR, config_arg, 0, 0, "no such configuration file");
-			goto fail;
-		}
-	} else if (kf_last_config_lookup(cache, tree, arch, &last) == 0) {
-		config = last.config;
-		profiles = last.profiles;
-		last.config = last.profiles = NULL;
+	kf_config_want want = {.given = a->config, .last = true, .cache = cache, .tree = tree,
+			       .arch = arch};
+	kf_config_choice c;
+	kf_config_source from = kf_config_choose(&want, &c);
+	char *config = NULL;
+	if (from == KF_CONFIG_GIVEN) {
+		config = realpath(c.path, NULL);
+		if (!config)
+			kf_diag_add(d, KF_ERROR, a->config, 0, 0, "no such configuration file");
+	} else if (from == KF_CONFIG_LAST) {
+		config = c.path;
+		*profiles = c.profiles;
+		c.path = c.profiles = NULL;
 		fprintf(stderr, "kfit: building %s (what 'kfit generate' wrote last for %s, ARCH=%s)\n",
 			config, tname, arch);
-	} else {
+	} else
 		cli_error("no configuration to build for %s (ARCH=%s): give -c CONFIG, or make one "
 			  "with 'kfit generate'", tree, arch);
-		goto out;
-	}
-	cfg = kf_dotconfig_load(config, &d);
-	if (!cfg)
-		goto fail;
-	if (!kf_dotconfig_count(cfg)) {
-		kf_diag_add(&d, KF_ERROR, config, 0, 0, "not a kernel configuration (no CONFIG_ lines)");
-		goto fail;
-	}
+	kf_config_choice_release(&c);
+	return config;
+}
+
+/* A configuration made for another kernel: the kernel's make updates it. */
+static void warn_version(const char *tree, const char *config, const kf_dotconfig *cfg)
+{
+	kf_diags d = KF_DIAGS_INIT;
 	char *treever = kf_tree_kernelversion(tree, &d);
 	kf_diags_release(&d);
 	uint32_t tv = 0;
@@ -431,232 +292,190 @@ int cmd_build(int argc, char **argv)
 			config, kf_kver_format(kf_dotconfig_kver(cfg), cv), treever);
 	}
 	free(treever);
+}
 
-	/* the package format: asked, the distribution generated for, or this
-	 * machine's */
-	const char *format_why = "--format";
-	if (format == KF_PKG_AUTO && profiles) {
-		char *pl = kf_xstrdup(profiles);
-		for (char *save = NULL, *p = strtok_r(pl, " ", &save); p && format == KF_PKG_AUTO;
-		     p = strtok_r(NULL, " ", &save))
-			format = kf_pkg_format_for_profile(p);
-		free(pl);
-		format_why = "the distribution it was generated for";
+/* --dry-run: what would be done, and what is missing. */
+static void print_dry(const kf_build_plan *pl, const kf_build_in *bi, const char *arch,
+		      const char *config, const kf_build_needs *needs)
+{
+	printf("# %s, ARCH=%s, format %s (%s), about %zu objects\n", bi->tree, arch,
+	       kf_pkg_format_name(pl->format), pl->format_why,
+	       kf_build_count_objects(bi->tree, bi->srcarch, bi->config));
+	for (size_t i = 0; i < needs->n; i++)
+		if (!needs->v[i].present)
+			printf("# missing: %s (package %s): %s\n", needs->v[i].what,
+			       needs->v[i].package ? needs->v[i].package : "?", needs->v[i].why);
+	kf_strbuf sb = KF_STRBUF_INIT;
+	kf_strbuf_addstr(&sb, "mkdir -p ");
+	shell_word(&sb, pl->objdir);
+	const char *unpack = unpacker(config);
+	kf_strbuf_addf(&sb, " && %s ", unpack ? unpack : "cp");
+	shell_word(&sb, config);
+	if (unpack)
+		kf_strbuf_addstr(&sb, " >");
+	kf_strbuf_addch(&sb, ' ');
+	shell_word(&sb, pl->objdir);
+	kf_strbuf_addstr(&sb, "/.config");
+	printf("%s\n", kf_strbuf_str(&sb));
+	kf_strbuf_release(&sb);
+	print_cmd(pl->make);
+	if (pl->format == KF_PKG_PLAIN) {
+		if (pl->install)
+			print_cmd(pl->install);
+		printf("# then the image (make -s image_name), System.map and .config into %s/boot\n",
+		       pl->stage);
 	}
-	if (format == KF_PKG_AUTO) {
-		host_os(&id, &id_like);
-		format = kf_pkg_format_for_os(id, id_like);
-		format_why = "this machine's distribution";
-	}
+}
 
-	if (objdir_arg) {
-		/* absolute, without creating it yet (it may be refused) */
-		char cwd[4096];
-		if (objdir_arg[0] == '/')
-			objdir = kf_xstrdup(objdir_arg);
-		else if (getcwd(cwd, sizeof(cwd)))
-			objdir = kf_xasprintf("%s/%s", cwd, objdir_arg);
-		else {
-			kf_diag_add(&d, KF_ERROR, objdir_arg, 0, 0, "cannot tell the current directory: %s",
-				    strerror(errno));
-			goto fail;
-		}
-		size_t ol = strlen(objdir);
-		while (ol > 1 && objdir[ol - 1] == '/')
-			objdir[--ol] = 0;
-	} else
-		objdir = kf_xasprintf("%s/build/%s-%s/obj", cache, tname, arch);
-	if (!strncmp(objdir, tree, strlen(tree)) &&
-	    (objdir[strlen(tree)] == 0 || objdir[strlen(tree)] == '/')) {
-		kf_diag_add(&d, KF_ERROR, objdir, 0, 0,
-			    "the build directory is inside the source tree: give -O a directory outside it");
+/* What the build needs and this machine lacks, with the command that
+ * installs it. */
+static void print_missing(const kf_build_needs *needs, kf_host_family host)
+{
+	cli_error("the build needs what this machine does not have:");
+	kf_strbuf pk = KF_STRBUF_INIT;
+	bool unknown = false;
+	for (size_t i = 0; i < needs->n; i++) {
+		if (needs->v[i].present)
+			continue;
+		fprintf(stderr, "  %-28s %s\n", needs->v[i].what, needs->v[i].why);
+		if (needs->v[i].package)
+			kf_strbuf_addf(&pk, " %s", needs->v[i].package);
+		else
+			unknown = true;
+	}
+	if (pk.len)
+		fprintf(stderr, "kfit: install them with: %s%s\n",
+			host == KF_HOST_RPM ? "dnf install" : "apt-get install", kf_strbuf_str(&pk));
+	else if (unknown)
+		fprintf(stderr, "kfit: install them with this system's package manager\n");
+	kf_strbuf_release(&pk);
+}
+
+/* The build directory and its .config (the kernel's make rewrites it as
+ * it builds; the user's file is never touched). */
+static int prepare_objdir(const char *objdir, const char *config, kf_diags *d)
+{
+	if (kf_mkdir_p(objdir, 0755) < 0) {
+		kf_diag_add(d, KF_ERROR, objdir, 0, 0, "cannot create: %s", strerror(errno));
+		return -1;
+	}
+	char *objcfg = kf_xasprintf("%s/.config", objdir);
+	kf_strbuf text = KF_STRBUF_INIT; /* a .gz or .xz config is unpacked */
+	int cp = kf_read_file(config, &text, d);
+	if (cp == 0)
+		cp = kf_write_file_atomic(objcfg, text.buf ? text.buf : "", text.len, false, d);
+	kf_strbuf_release(&text);
+	free(objcfg);
+	return cp;
+}
+
+/* What was built: the packages, or the staged files. */
+static int print_results(const kf_build_plan *pl, const char *tree, const char *arch,
+			 time_t started, kf_diags *d)
+{
+	if (pl->format == KF_PKG_DEB) {
+		fprintf(stderr, "kfit: packages (install with: apt install ./FILE.deb):\n");
+		fflush(stderr);
+		list_new_files(pl->packages, ".deb", started);
+		return 0;
+	}
+	if (pl->format == KF_PKG_RPM) {
+		fprintf(stderr, "kfit: packages (install with: dnf install FILE.rpm):\n");
+		fflush(stderr);
+		list_new_files(pl->packages, ".rpm", started);
+		return 0;
+	}
+	char **paths = NULL;
+	int rc = kf_build_stage_plain(pl, tree, arch, &paths, d);
+	for (size_t i = 0; paths && paths[i]; i++)
+		printf("%s\n", paths[i]);
+	kf_strv_free(paths);
+	return rc;
+}
+
+/* make with the progress bar, then the results: the exit status. */
+static int run_build(const kf_build_plan *pl, const kf_build_in *bi, const char *arch,
+		     kf_diags *d)
+{
+	const char *tname = strrchr(bi->tree, '/') ? strrchr(bi->tree, '/') + 1 : bi->tree;
+	progress p = {
+		.total = kf_build_count_objects(bi->tree, bi->srcarch, bi->config),
+		.start = time(NULL),
+		.tty = isatty(2),
+	};
+	fprintf(stderr, "kfit: building %s for ARCH=%s in %s (%s package, %s; about %zu objects)\n",
+		tname, arch, pl->objdir, kf_pkg_format_name(pl->format), pl->format_why, p.total);
+	time_t started = time(NULL);
+	int mrc = run_make(pl->make, &p);
+	if (mrc == 0 && pl->install)
+		mrc = run_make(pl->install, &p);
+	progress_end(&p, mrc == 0);
+	if (mrc != 0) {
+		cli_error("the build failed (make exit status %d); the build directory is %s", mrc,
+			  pl->objdir);
+		return KF_EXIT_UNMET;
+	}
+	char took[32];
+	fmt_time(took, sizeof(took), (long)(time(NULL) - started));
+	fprintf(stderr, "kfit: built in %s (%zu objects)\n", took, p.done);
+	return print_results(pl, bi->tree, arch, started, d) < 0 ? KF_EXIT_BAD : KF_EXIT_OK;
+}
+
+static int build_run(const build_args *a, const char *arch, int jobs, kf_pkg_format format)
+{
+	int rc = KF_EXIT_BAD;
+	kf_diags d = KF_DIAGS_INIT;
+	char *cache = NULL, *config = NULL, *profiles = NULL;
+	kf_dotconfig *cfg = NULL;
+	kf_build_needs needs = {0};
+	kf_build_plan pl = {0};
+	char *tree = kf_tree_find_default(a->tree, cli_progress, NULL, &d);
+	if (!tree || !(cache = kf_cache_dir(&d)))
+		goto fail;
+	config = build_config(a, tree, cache, arch, &profiles, &d);
+	if (!config && a->config)
+		goto fail;
+	if (!config)
+		goto out;
+	cfg = kf_dotconfig_load(config, &d);
+	if (!cfg)
+		goto fail;
+	if (!kf_dotconfig_count(cfg)) {
+		kf_diag_add(&d, KF_ERROR, config, 0, 0, "not a kernel configuration (no CONFIG_ lines)");
 		goto fail;
 	}
-	outdir = kf_xstrdup(objdir);
-	if (strrchr(outdir, '/') && strrchr(outdir, '/') != outdir)
-		*strrchr(outdir, '/') = 0;
-
+	warn_version(tree, config, cfg);
+	kf_build_plan_in pin = {.tree = tree, .cache = cache, .arch = arch, .objdir = a->objdir,
+				.config = cfg, .format = format, .profiles = profiles, .jobs = jobs};
+	if (kf_build_plan_make(&pin, &pl, &d) < 0)
+		goto fail;
 	kf_build_in bi = {
 		.tree = tree,
 		.srcarch = kc_arch_dir(arch),
 		.config = cfg,
-		.format = format,
+		.format = pl.format,
 		.host = kf_build_host_family(),
 		.cc = getenv("CC"),
 	};
 	if (kf_build_needs_check(&bi, &needs, &d) < 0)
 		goto fail;
 	kf_diags_release(&d);
-
-	/* the commands */
-	make_argv(&cmd, tree, objdir, arch, jobs);
-	char *stage = kf_xasprintf("%s/install", outdir);
-	if (format == KF_PKG_DEB)
-		av_add(&cmd, kf_xstrdup("bindeb-pkg"));
-	else if (format == KF_PKG_RPM)
-		av_add(&cmd, kf_xstrdup("binrpm-pkg"));
-	else {
-		const char *mods = kf_dotconfig_get(cfg, "MODULES");
-		if (mods && !strcmp(mods, "y")) {
-			make_argv(&inst, tree, objdir, arch, 0);
-			av_add(&inst, kf_xstrdup("modules_install"));
-			av_add(&inst, kf_xasprintf("INSTALL_MOD_PATH=%s", stage));
-		}
-	}
-
-	if (dry) {
-		printf("# %s, ARCH=%s, format %s (%s), about %zu objects\n", tree, arch,
-		       kf_pkg_format_name(format), format_why,
-		       kf_build_count_objects(tree, bi.srcarch, cfg));
-		for (size_t i = 0; i < needs.n; i++)
-			if (!needs.v[i].present)
-				printf("# missing: %s (package %s): %s\n", needs.v[i].what,
-				       needs.v[i].package ? needs.v[i].package : "?", needs.v[i].why);
-		kf_strbuf sb = KF_STRBUF_INIT;
-		kf_strbuf_addstr(&sb, "mkdir -p ");
-		shell_word(&sb, objdir);
-		const char *unpack = unpacker(config);
-		kf_strbuf_addf(&sb, " && %s ", unpack ? unpack : "cp");
-		shell_word(&sb, config);
-		if (unpack)
-			kf_strbuf_addstr(&sb, " >");
-		kf_strbuf_addch(&sb, ' ');
-		shell_word(&sb, objdir);
-		kf_strbuf_addstr(&sb, "/.config");
-		printf("%s\n", kf_strbuf_str(&sb));
-		kf_strbuf_release(&sb);
-		print_cmd(&cmd);
-		if (format == KF_PKG_PLAIN) {
-			if (inst.n)
-				print_cmd(&inst);
-			printf("# then the image (make -s image_name), System.map and .config into %s/boot\n",
-			       stage);
-		}
-		free(stage);
+	if (a->dry) {
+		print_dry(&pl, &bi, arch, config, &needs);
 		rc = needs.nmissing ? KF_EXIT_UNMET : KF_EXIT_OK;
-		goto out;
-	}
-
-	if (needs.nmissing) {
-		cli_error("the build needs what this machine does not have:");
-		kf_strbuf pk = KF_STRBUF_INIT;
-		bool unknown = false;
-		for (size_t i = 0; i < needs.n; i++) {
-			if (needs.v[i].present)
-				continue;
-			fprintf(stderr, "  %-28s %s\n", needs.v[i].what, needs.v[i].why);
-			if (needs.v[i].package)
-				kf_strbuf_addf(&pk, " %s", needs.v[i].package);
-			else
-				unknown = true;
-		}
-		if (pk.len)
-			fprintf(stderr, "kfit: install them with: %s%s\n",
-				bi.host == KF_HOST_RPM ? "dnf install" : "apt-get install",
-				kf_strbuf_str(&pk));
-		else if (unknown)
-			fprintf(stderr, "kfit: install them with this system's package manager\n");
-		kf_strbuf_release(&pk);
-		free(stage);
+	} else if (needs.nmissing) {
+		print_missing(&needs, bi.host);
 		rc = KF_EXIT_UNMET;
-		goto out;
-	}
-
-	/* the build directory and its .config (the kernel's make rewrites it
-	 * as it builds; the user's file is never touched) */
-	if (kf_mkdir_p(objdir, 0755) < 0) {
-		kf_diag_add(&d, KF_ERROR, objdir, 0, 0, "cannot create: %s", strerror(errno));
-		free(stage);
+	} else if (prepare_objdir(pl.objdir, config, &d) < 0)
 		goto fail;
-	}
-	char *objcfg = kf_xasprintf("%s/.config", objdir);
-	kf_strbuf text = KF_STRBUF_INIT; /* a .gz or .xz config is unpacked */
-	int cp = kf_read_file(config, &text, &d);
-	if (cp == 0)
-		cp = kf_write_file_atomic(objcfg, text.buf ? text.buf : "", text.len, false, &d);
-	kf_strbuf_release(&text);
-	free(objcfg);
-	if (cp < 0) {
-		free(stage);
+	else if ((rc = run_build(&pl, &bi, arch, &d)) == KF_EXIT_BAD)
 		goto fail;
-	}
-	progress p = {
-		.total = kf_build_count_objects(tree, bi.srcarch, cfg),
-		.start = time(NULL),
-		.tty = isatty(2),
-	};
-	fprintf(stderr, "kfit: building %s for ARCH=%s in %s (%s package, %s; about %zu objects)\n",
-		tname, arch, objdir, kf_pkg_format_name(format), format_why, p.total);
-	time_t started = time(NULL);
-	int mrc = run_make(&cmd, &p);
-	if (mrc == 0 && inst.n)
-		mrc = run_make(&inst, &p);
-	progress_end(&p, mrc == 0);
-	if (mrc != 0) {
-		cli_error("the build failed (make exit status %d); the build directory is %s", mrc,
-			  objdir);
-		free(stage);
-		rc = KF_EXIT_UNMET;
-		goto out;
-	}
-	char took[32];
-	fmt_time(took, sizeof(took), (long)(time(NULL) - started));
-	fprintf(stderr, "kfit: built in %s (%zu objects)\n", took, p.done);
-	if (format == KF_PKG_DEB) {
-		fprintf(stderr, "kfit: packages (install with: apt install ./FILE.deb):\n");
-		fflush(stderr);
-		list_new_files(outdir, ".deb", started);
-	} else if (format == KF_PKG_RPM) {
-		char *rpms = kf_xasprintf("%s/rpmbuild/RPMS/%s", objdir,
-					  !strcmp(arch, "x86_64") || !strcmp(arch, "x86") ? "x86_64" : arch);
-		fprintf(stderr, "kfit: packages (install with: dnf install FILE.rpm):\n");
-		fflush(stderr);
-		list_new_files(rpms, ".rpm", started);
-		free(rpms);
-	} else {
-		char *rel = make_query(tree, objdir, arch, "kernelrelease");
-		char *img = make_query(tree, objdir, arch, "image_name");
-		char *boot = kf_xasprintf("%s/boot", stage);
-		kf_mkdir_p(boot, 0755);
-		int bad = 0;
-		if (rel && img) {
-			static const char *const what[][2] = {
-				{NULL, "vmlinuz"}, {"System.map", "System.map"}, {".config", "config"}};
-			for (size_t i = 0; i < 3 && !bad; i++) {
-				char *from = what[i][0] ? kf_xasprintf("%s/%s", objdir, what[i][0])
-							: kf_xasprintf("%s/%s", objdir, img);
-				char *to = kf_xasprintf("%s/%s-%s", boot, what[i][1], rel);
-				bad = copy_file(from, to, &d) < 0;
-				if (!bad)
-					printf("%s\n", to);
-				free(from);
-				free(to);
-			}
-		} else {
-			kf_diag_add(&d, KF_ERROR, objdir, 0, 0,
-				    "cannot ask make for the kernel release and image name");
-			bad = 1;
-		}
-		if (!bad && inst.n && rel)
-			printf("%s/lib/modules/%s\n", stage, rel);
-		free(boot);
-		free(rel);
-		free(img);
-		if (bad) {
-			free(stage);
-			goto fail;
-		}
-	}
-	free(stage);
-	rc = KF_EXIT_OK;
 	goto out;
 fail:
 	cli_print_diags(&d);
 	rc = KF_EXIT_BAD;
 out:
-	av_free(&cmd);
-	av_free(&inst);
-	kf_last_config_release(&last);
+	kf_build_plan_release(&pl);
 	kf_build_needs_release(&needs);
 	kf_dotconfig_free(cfg);
 	kf_diags_release(&d);
@@ -664,9 +483,34 @@ out:
 	free(cache);
 	free(config);
 	free(profiles);
-	free(objdir);
-	free(outdir);
-	free(id);
-	free(id_like);
 	return rc;
+}
+
+int cmd_build(int argc, char **argv)
+{
+	build_args a = {0};
+	kf_pkg_format format = KF_PKG_AUTO;
+	int jobs = 0;
+	if (cli_parse(&cmd_build_spec, &a, argc, argv) < 0)
+		return KF_EXIT_BAD;
+	/* values checked after every option is known (an unknown option is
+	 * the first thing reported) */
+	if (a.jobs) {
+		char *end;
+		long j = strtol(a.jobs, &end, 10);
+		if (*end || j < 1 || j > 4096) {
+			cli_error("-j takes a number of jobs, not '%s'", a.jobs);
+			return KF_EXIT_BAD;
+		}
+		jobs = (int)j;
+	}
+	if (a.format && kf_pkg_format_parse(a.format, &format) < 0) {
+		cli_error("--format takes deb, rpm or plain, not '%s'", a.format);
+		return KF_EXIT_BAD;
+	}
+	if (jobs == 0) {
+		long n = sysconf(_SC_NPROCESSORS_ONLN);
+		jobs = n > 0 ? (int)n : 1;
+	}
+	return build_run(&a, a.arch ? a.arch : cli_machine_arch(), jobs, format);
 }

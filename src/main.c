@@ -34,7 +34,7 @@ static const kf_cmd commands[] = {
 	{"check", cmd_check, "check a .config against profiles: every requirement, with its reason",
 	 NULL, &cmd_check_spec},
 	{"build", cmd_build, "build the kernel for a configuration kfit made, packaged for the target distribution",
-	 cmd_build_usage, NULL},
+	 NULL, &cmd_build_spec},
 	{"detect", cmd_detect, "what this machine is and has: distro, init, platform, devices and the symbols they need",
 	 cmd_detect_usage, NULL},
 };
