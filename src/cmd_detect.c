@@ -7,6 +7,7 @@
  * hardware requirements with their reasons (text or --json).
  */
 #include "cli.h"
+#include "options.h"
 #include "profcli.h"
 
 #include "kfit/json.h"
@@ -17,40 +18,70 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char cmd_detect_usage[] =
-	"usage: kfit detect [-k TREE] [-a ARCH] [--root DIR] [--json]\n"
-	"                   [--no-modules-alias] [--no-cache] [--profiles DIR]\n"
-	"                   [--aliases [--config FILE]]\n"
-	"\n"
-	"Find out what the machine is and what it has: the distro release (from\n"
-	"os-release), init system and systemd version, LSM, firewall, initramfs,\n"
-	"root filesystem and the block stack under it, virtualization and cloud,\n"
-	"chassis, CPU, console, installed container runtimes and other features,\n"
-	"and every device (each modalias under /sys/devices) with the kernel\n"
-	"symbol whose driver claims it in TREE.  Prints the profiles chosen and\n"
-	"the hardware requirements, each with its reason.\n"
-	"\n"
-	"Devices are matched against the tree's own driver sources (device ID\n"
-	"tables and Makefiles, scanned once per tree into the cache) and, when\n"
-	"present, the running kernel's modules.alias.\n"
-	"\n"
-	"options:\n"
-	"  -k, --tree TREE     kernel tree or linux-source tarball (default as for\n"
-	"                      `kfit kconfig`)\n"
-	"  -a, --arch ARCH     architecture the kernel is for: its arch/ARCH drivers\n"
-	"                      count, others' do not (default: this machine's)\n"
-	"  --root DIR          read a snapshot made by scripts/snapshot-machine.sh\n"
-	"                      instead of this machine (DIR/etc, DIR/proc, DIR/sys)\n"
-	"  --json              machine-readable output (docs/schema/detect.schema.json)\n"
-	"  --no-modules-alias  ignore ROOT/lib/modules: match from the tree alone\n"
-	"  --no-cache          scan the tree's sources again\n"
-	"  --profiles DIR      profile database the names are checked against\n"
-	"  --aliases           print the tree's derived alias table as modules.alias\n"
-	"                      lines (\"alias PATTERN MODULE\") and exit\n"
-	"  --config FILE       with --aliases: only the entries a kernel built with\n"
-	"                      the .config FILE has (their #if CONFIG_ conditions)\n"
-	"\n"
-	"exit status: 0 ok, 2 bad usage or an unreadable root\n";
+/* What `kfit detect` is given. */
+typedef struct detect_args {
+	const char *tree;   /* -k */
+	const char *arch;   /* -a */
+	const char *root;   /* --root */
+	const char *config; /* --config */
+	bool json;          /* --json */
+	bool no_ma;         /* --no-modules-alias */
+	bool no_cache;      /* --no-cache */
+	bool aliases;       /* --aliases */
+	profcli_opts po;    /* --profiles (and -p, --local) */
+} detect_args;
+
+static const cli_opt detect_opts[] = {
+	CLI_OPT_KERNEL("-k, --tree", "TREE", detect_args, tree,
+		       "kernel tree or linux-source tarball (default as for\n"
+		       "`kfit kconfig`)"),
+	CLI_OPT_ARCH("-a, --arch", detect_args, arch,
+		     "architecture the kernel is for: its arch/ARCH drivers\n"
+		     "count, others' do not (default: this machine's)"),
+	CLI_OPT_ROOT(detect_args, root,
+		     "read a snapshot made by scripts/snapshot-machine.sh\n"
+		     "instead of this machine (DIR/etc, DIR/proc, DIR/sys)"),
+	CLI_OPT_JSON(detect_args, json, "machine-readable output (docs/schema/detect.schema.json)"),
+	CLI_OPT_FLAG("--no-modules-alias", detect_args, no_ma,
+		     "ignore ROOT/lib/modules: match from the tree alone"),
+	CLI_OPT_FLAG("--no-cache", detect_args, no_cache, "scan the tree's sources again"),
+	CLI_OPT_PROFILES(detect_args, po, "profile database the names are checked against"),
+	CLI_OPT_FLAG("--aliases", detect_args, aliases,
+		     "print the tree's derived alias table as modules.alias\n"
+		     "lines (\"alias PATTERN MODULE\") and exit"),
+	CLI_OPT_STR("--config", NULL, "FILE", detect_args, config,
+		    "with --aliases: only the entries a kernel built with\n"
+		    "the .config FILE has (their #if CONFIG_ conditions)"),
+	CLI_OPT_PROFILE("-p", "NAME", detect_args, po, NULL),
+	CLI_OPT_LOCAL(detect_args, po, NULL),
+	CLI_OPT_TABLE_END,
+};
+
+const cli_spec cmd_detect_spec = {
+	.cmd = "detect",
+	.head = "usage: kfit detect [-k TREE] [-a ARCH] [--root DIR] [--json]\n"
+		"                   [--no-modules-alias] [--no-cache] [--profiles DIR]\n"
+		"                   [--aliases [--config FILE]]\n"
+		"\n"
+		"Find out what the machine is and what it has: the distro release (from\n"
+		"os-release), init system and systemd version, LSM, firewall, initramfs,\n"
+		"root filesystem and the block stack under it, virtualization and cloud,\n"
+		"chassis, CPU, console, installed container runtimes and other features,\n"
+		"and every device (each modalias under /sys/devices) with the kernel\n"
+		"symbol whose driver claims it in TREE.  Prints the profiles chosen and\n"
+		"the hardware requirements, each with its reason.\n"
+		"\n"
+		"Devices are matched against the tree's own driver sources (device ID\n"
+		"tables and Makefiles, scanned once per tree into the cache) and, when\n"
+		"present, the running kernel's modules.alias.\n"
+		"\n"
+		"options:\n",
+	.opts = detect_opts,
+	.col = 22,
+	.tail = "\n"
+		"exit status: 0 ok, 2 bad usage or an unreadable root\n",
+	.word_is_option = true,
+};
 
 static const char *orempty(const char *s)
 {
@@ -244,113 +275,40 @@ static void json_report(kf_strbuf *sb, const kf_detect *det, const kf_aliasdb *d
 	kf_strbuf_addch(sb, '\n');
 }
 
-int cmd_detect(int argc, char **argv)
+/* --aliases: the tree's alias table as modules.alias has it (no driver
+ * names, no bus tables: only the bus matches), with --config only the
+ * entries whose conditions hold.  The exit status. */
+static int print_aliases(const detect_args *a, const kf_aliasdb *db, kf_diags *d)
 {
-	profcli_opts po;
-	memset(&po, 0, sizeof(po));
-	const char *tree_arg = NULL, *root = "/", *arch = NULL, *config = NULL;
-	bool json = false, no_ma = false, no_cache = false, aliases = false;
+	kf_dotconfig *cfg = a->config ? kf_dotconfig_load(a->config, d) : NULL;
+	if (a->config && !cfg) {
+		cli_print_diags(d);
+		return KF_EXIT_BAD;
+	}
+	kf_strbuf sb = KF_STRBUF_INIT;
+	for (size_t i = 0; i < db->naliases; i++)
+		if (db->aliases[i].origin != KF_ALIAS_BUSTABLE &&
+		    db->aliases[i].origin != KF_ALIAS_DRIVER &&
+		    (!cfg || kf_alias_cond_holds(&db->aliases[i], cfg)))
+			kf_strbuf_addf(&sb, "alias %s %s\n", db->aliases[i].pattern,
+				       db->aliases[i].module);
+	kf_dotconfig_free(cfg);
+	fwrite(sb.buf ? sb.buf : "", 1, sb.len, stdout);
+	kf_strbuf_release(&sb);
+	return KF_EXIT_OK;
+}
+
+/* Detection itself and its report: the exit status. */
+static int detect_report(detect_args *a, const char *tree, kf_aliasdb *db, kf_diags *d)
+{
 	int rc = KF_EXIT_BAD;
-	for (int i = 1; i < argc; i++) {
-		int missing = 0;
-		const char *v;
-		int t = profcli_arg(&po, argc, argv, &i);
-		if (t < 0)
-			goto out;
-		if (t > 0)
-			continue;
-		if ((v = profcli_optval(argc, argv, &i, "-k", "--tree", &missing)) != NULL) {
-			tree_arg = v;
-		} else if (missing) {
-			goto out;
-		} else if ((v = profcli_optval(argc, argv, &i, "-a", "--arch", &missing)) != NULL) {
-			arch = v;
-		} else if (missing) {
-			goto out;
-		} else if ((v = profcli_optval(argc, argv, &i, NULL, "--root", &missing)) != NULL) {
-			root = v;
-		} else if (missing) {
-			goto out;
-		} else if ((v = profcli_optval(argc, argv, &i, NULL, "--config", &missing)) != NULL) {
-			config = v;
-		} else if (missing) {
-			goto out;
-		} else if (!strcmp(argv[i], "--json")) {
-			json = true;
-		} else if (!strcmp(argv[i], "--no-modules-alias")) {
-			no_ma = true;
-		} else if (!strcmp(argv[i], "--no-cache")) {
-			no_cache = true;
-		} else if (!strcmp(argv[i], "--aliases")) {
-			aliases = true;
-		} else {
-			cli_unknown_option("detect", argv[i]);
-			cli_usage_short(cmd_detect_usage);
-			goto out;
-		}
-	}
-	if (config && !aliases) {
-		cli_error("--config goes with --aliases");
-		goto out;
-	}
-	if (!kf_is_dir(root)) {
-		cli_error("--root %s: not a directory", root);
-		goto out;
-	}
-	kf_diags d = KF_DIAGS_INIT;
-	char *tree = kf_tree_find_default(tree_arg, cli_progress, NULL, &d);
-	if (!tree && (tree_arg || aliases)) {
-		cli_print_diags(&d);
-		kf_diags_release(&d);
-		goto out;
-	}
-	if (!tree) {
-		kf_diags_release(&d);
-		fprintf(stderr, "kfit: warning: no kernel tree: devices are matched by "
-				"modules.alias only (give -k TREE)\n");
-	}
-	kf_aliasdb *db = kf_aliasdb_new();
-	if (tree && kf_aliasdb_scan_tree(db, tree, arch ? arch : cli_machine_arch(), !no_cache, cli_progress, NULL, &d) < 0) {
-		cli_print_diags(&d);
-		kf_diags_release(&d);
-		kf_aliasdb_free(db);
-		free(tree);
-		goto out;
-	}
-	if (aliases) {
-		kf_dotconfig *cfg = config ? kf_dotconfig_load(config, &d) : NULL;
-		if (config && !cfg) {
-			cli_print_diags(&d);
-			kf_diags_release(&d);
-			kf_aliasdb_free(db);
-			free(tree);
-			goto out;
-		}
-		kf_strbuf sb = KF_STRBUF_INIT;
-		/* as modules.alias has them: no driver names, no tables
-		   only the bus matches */
-		for (size_t i = 0; i < db->naliases; i++)
-			if (db->aliases[i].origin != KF_ALIAS_BUSTABLE &&
-			    db->aliases[i].origin != KF_ALIAS_DRIVER &&
-			    (!cfg || kf_alias_cond_holds(&db->aliases[i], cfg)))
-				kf_strbuf_addf(&sb, "alias %s %s\n", db->aliases[i].pattern,
-					       db->aliases[i].module);
-		kf_dotconfig_free(cfg);
-		fwrite(sb.buf ? sb.buf : "", 1, sb.len, stdout);
-		kf_strbuf_release(&sb);
-		kf_aliasdb_free(db);
-		free(tree);
-		kf_diags_release(&d);
-		rc = KF_EXIT_OK;
-		goto out;
-	}
-	prof_db *pdb = profcli_load(&po);
-	kf_detect_opts o = {root, db, pdb, !no_ma};
-	kf_detect *det = kf_detect_run(&o, &d);
-	cli_print_diags(&d);
+	prof_db *pdb = profcli_load(&a->po);
+	kf_detect_opts o = {a->root, db, pdb, !a->no_ma};
+	kf_detect *det = kf_detect_run(&o, d);
+	cli_print_diags(d);
 	if (det) {
 		kf_strbuf sb = KF_STRBUF_INIT;
-		if (json)
+		if (a->json)
 			json_report(&sb, det, tree ? db : NULL, tree);
 		else
 			text_report(&sb, det, tree ? db : NULL);
@@ -361,10 +319,47 @@ int cmd_detect(int argc, char **argv)
 	kf_detect_free(det);
 	if (pdb)
 		prof_db_free(pdb);
+	return rc;
+}
+
+int cmd_detect(int argc, char **argv)
+{
+	detect_args a = {.root = "/"};
+	int rc = KF_EXIT_BAD;
+	if (cli_parse(&cmd_detect_spec, &a, argc, argv) < 0)
+		goto out;
+	if (a.config && !a.aliases) {
+		cli_error("--config goes with --aliases");
+		goto out;
+	}
+	if (!kf_is_dir(a.root)) {
+		cli_error("--root %s: not a directory", a.root);
+		goto out;
+	}
+	kf_diags d = KF_DIAGS_INIT;
+	char *tree = kf_tree_find_default(a.tree, cli_progress, NULL, &d);
+	if (!tree && (a.tree || a.aliases)) {
+		cli_print_diags(&d);
+		kf_diags_release(&d);
+		goto out;
+	}
+	if (!tree) {
+		kf_diags_release(&d);
+		fprintf(stderr, "kfit: warning: no kernel tree: devices are matched by "
+				"modules.alias only (give -k TREE)\n");
+	}
+	kf_aliasdb *db = kf_aliasdb_new();
+	if (tree && kf_aliasdb_scan_tree(db, tree, a.arch ? a.arch : cli_machine_arch(), !a.no_cache,
+					 cli_progress, NULL, &d) < 0)
+		cli_print_diags(&d);
+	else if (a.aliases)
+		rc = print_aliases(&a, db, &d);
+	else
+		rc = detect_report(&a, tree, db, &d);
 	kf_aliasdb_free(db);
 	kf_diags_release(&d);
 	free(tree);
 out:
-	profcli_release(&po);
+	profcli_release(&a.po);
 	return rc;
 }

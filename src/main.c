@@ -36,7 +36,7 @@ static const kf_cmd commands[] = {
 	{"build", cmd_build, "build the kernel for a configuration kfit made, packaged for the target distribution",
 	 NULL, &cmd_build_spec},
 	{"detect", cmd_detect, "what this machine is and has: distro, init, platform, devices and the symbols they need",
-	 cmd_detect_usage, NULL},
+	 NULL, &cmd_detect_spec},
 };
 
 const kf_cmd *cli_find(const char *name)
