@@ -30,7 +30,7 @@ static const kf_cmd commands[] = {
 	{"why", cmd_why, "explain why a symbol has its value in a configuration",
 	 NULL, &cmd_why_spec},
 	{"profiles", cmd_profiles, "list, show and lint the profiles (what a distro, init, feature or platform needs)",
-	 cmd_profiles_usage, NULL},
+	 NULL, &cmd_profiles_spec},
 	{"check", cmd_check, "check a .config against profiles: every requirement, with its reason",
 	 NULL, &cmd_check_spec},
 	{"build", cmd_build, "build the kernel for a configuration kfit made, packaged for the target distribution",
