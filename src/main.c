@@ -24,7 +24,7 @@ static const kf_cmd commands[] = {
 	{"generate", cmd_generate, "make a .config in which the named profiles' requirements hold",
 	 NULL, &cmd_generate_spec},
 	{"kconfig-menu", cmd_kconfig_menu, "write the in-tree \"Distro\" Kconfig menu from the profiles",
-	 cmd_kconfig_menu_usage, NULL},
+	 NULL, &cmd_kconfig_menu_spec},
 	{"diff", cmd_diff, "show the options two .config files set differently, grouped by menu",
 	 NULL, &cmd_diff_spec},
 	{"why", cmd_why, "explain why a symbol has its value in a configuration",
