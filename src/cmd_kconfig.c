@@ -4,84 +4,114 @@
  * write the .config exactly as `make ARCH=... KCONFIG_CONFIG=FILE MODE`.
  */
 #include "cli.h"
+#include "options.h"
 #include "kfit/kconfig.h"
 #include "kfit/tree.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-const char cmd_kconfig_usage[] =
-	"usage: kfit kconfig [-k DIR] [-a ARCH] [-c FILE] MODE [FILE]\n"
-	"\n"
-	"Run a configuration mode of the kernel's Kconfig on a kernel tree and\n"
-	"write the .config byte for byte as `make MODE` would.\n"
-	"\n"
-	"modes:\n"
-	"  olddefconfig          update FILE, new symbols get their defaults\n"
-	"  alldefconfig          every symbol at its default\n"
-	"  allnoconfig           as many symbols off as possible\n"
-	"  allyesconfig          as many symbols built in as possible\n"
-	"  allmodconfig          as many symbols modular as possible\n"
-	"  defconfig [FILE]      start from FILE (default: the arch's defconfig)\n"
-	"  savedefconfig FILE    write the minimal config of the .config to FILE\n"
-	"  tinyconfig            the smallest kernel (allnoconfig + tiny.config)\n"
-	"  randconfig            random answers (KCONFIG_SEED, KCONFIG_PROBABILITY)\n"
-	"  listnewconfig         list symbols the .config does not set\n"
-	"  helpnewconfig         the same with each symbol's help\n"
-	"  oldconfig             ask on stdin for the symbols the .config does not\n"
-	"                        set, exactly as `make oldconfig` (to carry a\n"
-	"                        .config to a new kernel)\n"
-	"  oldaskconfig          ask for every visible symbol (`make config`)\n"
-	"  yes2modconfig         answers y become m where possible\n"
-	"  mod2yesconfig         answers m become y where possible\n"
-	"  mod2noconfig          answers m become n where possible\n"
-	"\n"
-	"options:\n"
-	"  -k DIR        kernel tree or linux-source tarball (default: the current\n"
-	"                directory if it is a tree, $KFIT_KERNEL, or the newest\n"
-	"                linux-source-*.tar.xz in /usr/src or CACHE/debs/usr/src,\n"
-	"                extracted into the cache)\n"
-	"  -a ARCH       architecture as make takes it (default: the host's, e.g. x86)\n"
-	"  -c FILE       the .config to read and write (default: $KCONFIG_CONFIG,\n"
-	"                else DIR/.config)\n"
-	"  --no-cache    run every $(shell,...) of the Kconfig files afresh\n"
-	"  --no-shell    never run commands; use cached $(shell,...) results only\n"
-	"  --shell-timeout SECONDS\n"
-	"                kill a $(shell,...) command still running after SECONDS\n"
-	"                and fail (exit 2); default: no limit, as the kernel's conf\n"
-	"  -v, --verbose say why a cached $(shell,...) result was not used\n"
-	"  -h, --help    this help\n"
-	"\n"
-	"environment: KCONFIG_ALLCONFIG, KCONFIG_SEED, KCONFIG_PROBABILITY,\n"
-	"KCONFIG_WARN_UNKNOWN_SYMBOLS, KCONFIG_WERROR, KCONFIG_OVERWRITECONFIG,\n"
-	"KCONFIG_CONFIG, CC, LLVM, CROSS_COMPILE behave as with the kernel's make.\n"
-	"\n"
-	"exit status: 0 success, 1 the kernel's conf would fail, 2 bad usage or input\n";
+/* What `kfit kconfig` is given. */
+typedef struct kconfig_args {
+	const char *tree;    /* -k */
+	const char *arch;    /* -a */
+	const char *config;  /* -c */
+	const char *timeout; /* --shell-timeout */
+	bool no_cache;       /* --no-cache */
+	bool no_shell;       /* --no-shell */
+	bool verbose;        /* -v */
+	const char *mode;    /* MODE */
+	const char *file;    /* FILE */
+	const char *extra;   /* a word after FILE (an error) */
+} kconfig_args;
 
-static const struct {
-	const char *name; /* mode word */
-	kc_mode mode;     /* engine mode */
-	int file_arg;     /* 0 none, 1 optional, 2 required */
-} modes[] = {
-	{"olddefconfig", KC_MODE_OLDDEFCONFIG, 0},
-	{"alldefconfig", KC_MODE_ALLDEFCONFIG, 0},
-	{"allnoconfig", KC_MODE_ALLNOCONFIG, 0},
-	{"allyesconfig", KC_MODE_ALLYESCONFIG, 0},
-	{"allmodconfig", KC_MODE_ALLMODCONFIG, 0},
-	{"defconfig", KC_MODE_DEFCONFIG, 1},
-	{"savedefconfig", KC_MODE_SAVEDEFCONFIG, 2},
-	{"tinyconfig", KC_MODE_TINYCONFIG, 0},
-	{"randconfig", KC_MODE_RANDCONFIG, 0},
-	{"listnewconfig", KC_MODE_LISTNEWCONFIG, 0},
-	{"helpnewconfig", KC_MODE_HELPNEWCONFIG, 0},
-	{"oldconfig", KC_MODE_OLDCONFIG, 0},
-	{"oldaskconfig", KC_MODE_OLDASKCONFIG, 0},
-	{"yes2modconfig", KC_MODE_YES2MODCONFIG, 0},
-	{"mod2yesconfig", KC_MODE_MOD2YESCONFIG, 0},
-	{"mod2noconfig", KC_MODE_MOD2NOCONFIG, 0},
+static int kconfig_word(void *args, const char *word)
+{
+	kconfig_args *a = args;
+	const char **slot = !a->mode ? &a->mode : !a->file ? &a->file : &a->extra;
+	if (!*slot)
+		*slot = word;
+	return 0;
+}
+
+/* The modes: the word, FILE after it ("[FILE]": may follow, "FILE":
+ * must), the engine's mode. */
+#define MODE(word, file, mode, help) \
+	{CLI_OPT_WORD, word, NULL, file, 0, NULL, mode, false, false, help}
+static const cli_opt kconfig_modes[] = {
+	MODE("olddefconfig", NULL, KC_MODE_OLDDEFCONFIG, "update FILE, new symbols get their defaults"),
+	MODE("alldefconfig", NULL, KC_MODE_ALLDEFCONFIG, "every symbol at its default"),
+	MODE("allnoconfig", NULL, KC_MODE_ALLNOCONFIG, "as many symbols off as possible"),
+	MODE("allyesconfig", NULL, KC_MODE_ALLYESCONFIG, "as many symbols built in as possible"),
+	MODE("allmodconfig", NULL, KC_MODE_ALLMODCONFIG, "as many symbols modular as possible"),
+	MODE("defconfig", "[FILE]", KC_MODE_DEFCONFIG,
+	     "start from FILE (default: the arch's defconfig)"),
+	MODE("savedefconfig", "FILE", KC_MODE_SAVEDEFCONFIG,
+	     "write the minimal config of the .config to FILE"),
+	MODE("tinyconfig", NULL, KC_MODE_TINYCONFIG, "the smallest kernel (allnoconfig + tiny.config)"),
+	MODE("randconfig", NULL, KC_MODE_RANDCONFIG,
+	     "random answers (KCONFIG_SEED, KCONFIG_PROBABILITY)"),
+	MODE("listnewconfig", NULL, KC_MODE_LISTNEWCONFIG, "list symbols the .config does not set"),
+	MODE("helpnewconfig", NULL, KC_MODE_HELPNEWCONFIG, "the same with each symbol's help"),
+	MODE("oldconfig", NULL, KC_MODE_OLDCONFIG,
+	     "ask on stdin for the symbols the .config does not\n"
+	     "set, exactly as `make oldconfig` (to carry a\n"
+	     ".config to a new kernel)"),
+	MODE("oldaskconfig", NULL, KC_MODE_OLDASKCONFIG, "ask for every visible symbol (`make config`)"),
+	MODE("yes2modconfig", NULL, KC_MODE_YES2MODCONFIG, "answers y become m where possible"),
+	MODE("mod2yesconfig", NULL, KC_MODE_MOD2YESCONFIG, "answers m become y where possible"),
+	MODE("mod2noconfig", NULL, KC_MODE_MOD2NOCONFIG, "answers m become n where possible"),
+	CLI_OPT_TABLE_END,
+};
+#undef MODE
+
+static const cli_opt kconfig_opts[] = {
+	CLI_OPT_KERNEL("-k", "DIR", kconfig_args, tree,
+		       "kernel tree or linux-source tarball (default: the current\n"
+		       "directory if it is a tree, $KFIT_KERNEL, or the newest\n"
+		       "linux-source-*.tar.xz in /usr/src or CACHE/debs/usr/src,\n"
+		       "extracted into the cache)"),
+	CLI_OPT_ARCH("-a", kconfig_args, arch,
+		     "architecture as make takes it (default: the host's, e.g. x86)"),
+	CLI_OPT_STR("-c", "--config", "FILE", kconfig_args, config,
+		    "the .config to read and write (default: $KCONFIG_CONFIG,\n"
+		    "else DIR/.config)"),
+	CLI_OPT_FLAG("--no-cache", kconfig_args, no_cache,
+		     "run every $(shell,...) of the Kconfig files afresh"),
+	CLI_OPT_FLAG("--no-shell", kconfig_args, no_shell,
+		     "never run commands; use cached $(shell,...) results only"),
+	CLI_OPT_STR("--shell-timeout", NULL, "SECONDS", kconfig_args, timeout,
+		    "kill a $(shell,...) command still running after SECONDS\n"
+		    "and fail (exit 2); default: no limit, as the kernel's conf"),
+	CLI_OPT_FLAG("-v, --verbose", kconfig_args, verbose,
+		     "say why a cached $(shell,...) result was not used"),
+	CLI_OPT_HELP_LINE("-h, --help", "this help"),
+	CLI_OPT_TABLE_END,
+};
+
+const cli_spec cmd_kconfig_spec = {
+	.cmd = "kconfig",
+	.head = "usage: kfit kconfig [-k DIR] [-a ARCH] [-c FILE] MODE [FILE]\n"
+		"\n"
+		"Run a configuration mode of the kernel's Kconfig on a kernel tree and\n"
+		"write the .config byte for byte as `make MODE` would.\n"
+		"\n"
+		"modes:\n",
+	.modes = kconfig_modes,
+	.modes_col = 24,
+	.mid = "\n"
+	       "options:\n",
+	.opts = kconfig_opts,
+	.col = 16,
+	.tail = "\n"
+		"environment: KCONFIG_ALLCONFIG, KCONFIG_SEED, KCONFIG_PROBABILITY,\n"
+		"KCONFIG_WARN_UNKNOWN_SYMBOLS, KCONFIG_WERROR, KCONFIG_OVERWRITECONFIG,\n"
+		"KCONFIG_CONFIG, CC, LLVM, CROSS_COMPILE behave as with the kernel's make.\n"
+		"\n"
+		"exit status: 0 success, 1 the kernel's conf would fail, 2 bad usage or input\n",
+	.positional = kconfig_word,
 };
 
 static bool env_set(const char *name)
@@ -90,89 +120,58 @@ static bool env_set(const char *name)
 	return v && *v;
 }
 
+/* The values checked once every option is known: the mode entry, or
+ * NULL after an error. */
+static const cli_opt *kconfig_check_args(const kconfig_args *a, int *timeout_ms)
+{
+	if (a->timeout) {
+		char *end;
+		double sec = strtod(a->timeout, &end);
+		if (end == a->timeout || *end || !(sec > 0) || sec > 86400) {
+			cli_error("kconfig: --shell-timeout wants seconds (0 < N <= 86400), not '%s'",
+				  a->timeout);
+			return NULL;
+		}
+		*timeout_ms = (int)(sec * 1000 + 0.5);
+		if (!*timeout_ms)
+			*timeout_ms = 1;
+	}
+	if (!a->mode) {
+		cli_error("kconfig: no MODE given");
+		cli_spec_usage_short(&cmd_kconfig_spec);
+		return NULL;
+	}
+	const cli_opt *m = cli_spec_mode(&cmd_kconfig_spec, a->mode);
+	if (!m) {
+		cli_error("kconfig: unknown mode '%s'", a->mode);
+		return NULL;
+	}
+	if (a->extra) {
+		cli_error("kconfig: unexpected argument '%s'", a->extra);
+		return NULL;
+	}
+	if (!m->arg && a->file) {
+		cli_error("kconfig: %s takes no FILE", a->mode);
+		return NULL;
+	}
+	if (m->arg && m->arg[0] != '[' && !a->file) {
+		cli_error("kconfig: %s needs a FILE to write", a->mode);
+		return NULL;
+	}
+	return m;
+}
+
 int cmd_kconfig(int argc, char **argv)
 {
-	const char *tree_arg = NULL, *arch = NULL, *config = NULL;
-	bool no_cache = false, no_shell = false, verbose = false;
+	kconfig_args a = {0};
 	int shell_timeout_ms = 0;
-	const char *timeout_arg = NULL;
-	static const struct option opts[] = {
-		{"no-cache", no_argument, NULL, 'C'},
-		{"no-shell", no_argument, NULL, 'S'},
-		{"shell-timeout", required_argument, NULL, 'T'},
-		{"verbose", no_argument, NULL, 'v'},
-		{NULL, 0, NULL, 0},
-	};
-	int c;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+k:a:c:v", opts, NULL)) != -1) {
-		switch (c) {
-		case 'k':
-			tree_arg = optarg;
-			break;
-		case 'a':
-			arch = optarg;
-			break;
-		case 'c':
-			config = optarg;
-			break;
-		case 'C':
-			no_cache = true;
-			break;
-		case 'S':
-			no_shell = true;
-			break;
-		case 'v':
-			verbose = true;
-			break;
-		case 'T':
-			timeout_arg = optarg; /* checked after the other options */
-			break;
-		default:
-			cli_usage_short(cmd_kconfig_usage);
-			return KF_EXIT_BAD;
-		}
-	}
-	if (timeout_arg) {
-		char *end;
-		double sec = strtod(timeout_arg, &end);
-		if (end == timeout_arg || *end || !(sec > 0) || sec > 86400) {
-			cli_error("kconfig: --shell-timeout wants seconds (0 < N <= 86400), not '%s'",
-				  timeout_arg);
-			return KF_EXIT_BAD;
-		}
-		shell_timeout_ms = (int)(sec * 1000 + 0.5);
-		if (!shell_timeout_ms)
-			shell_timeout_ms = 1;
-	}
-	if (optind >= argc) {
-		cli_error("kconfig: no MODE given");
-		cli_usage_short(cmd_kconfig_usage);
+	if (cli_parse(&cmd_kconfig_spec, &a, argc, argv) < 0)
 		return KF_EXIT_BAD;
-	}
-	const char *mode_word = argv[optind++];
-	int mi = -1;
-	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
-		if (!strcmp(modes[i].name, mode_word))
-			mi = (int)i;
-	if (mi < 0) {
-		cli_error("kconfig: unknown mode '%s'", mode_word);
+	const cli_opt *m = kconfig_check_args(&a, &shell_timeout_ms);
+	if (!m)
 		return KF_EXIT_BAD;
-	}
-	const char *file = optind < argc ? argv[optind++] : NULL;
-	if (optind < argc) {
-		cli_error("kconfig: unexpected argument '%s'", argv[optind]);
-		return KF_EXIT_BAD;
-	}
-	if (modes[mi].file_arg == 0 && file) {
-		cli_error("kconfig: %s takes no FILE", mode_word);
-		return KF_EXIT_BAD;
-	}
-	if (modes[mi].file_arg == 2 && !file) {
-		cli_error("kconfig: %s needs a FILE to write", mode_word);
-		return KF_EXIT_BAD;
-	}
-
+	const char *tree_arg = a.tree, *arch = a.arch, *config = a.config, *file = a.file;
+	bool no_cache = a.no_cache, no_shell = a.no_shell, verbose = a.verbose;
 	kf_diags d = KF_DIAGS_INIT;
 	int rc = KF_EXIT_BAD;
 	char *tree = kf_tree_find_default(tree_arg, cli_progress, NULL, &d);
@@ -209,11 +208,11 @@ int cmd_kconfig(int argc, char **argv)
 	deflist = getenv("KCONFIG_DEFCONFIG_LIST")
 			  ? kf_xstrdup(getenv("KCONFIG_DEFCONFIG_LIST"))
 			  : kc_default_defconfig_list(t);
-	if (modes[mi].mode == KC_MODE_DEFCONFIG && !file)
+	if (m->value == KC_MODE_DEFCONFIG && !file)
 		file = defc = kc_default_defconfig(t);
 
 	kc_run_opts ro = {
-		.mode = modes[mi].mode,
+		.mode = (kc_mode)m->value,
 		.config = cfg,
 		.file = file,
 		.allconfig = getenv("KCONFIG_ALLCONFIG"),

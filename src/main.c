@@ -18,7 +18,7 @@
 
 static const kf_cmd commands[] = {
 	{"kconfig", cmd_kconfig, "run a Kconfig mode (olddefconfig, allnoconfig, ...) on a kernel tree",
-	 cmd_kconfig_usage, NULL},
+	 NULL, &cmd_kconfig_spec},
 	{"conf", cmd_conf, "the kernel's scripts/kconfig/conf (its command line and output) over kfit's engine",
 	 cmd_conf_usage, NULL},
 	{"generate", cmd_generate, "make a .config in which the named profiles' requirements hold",
