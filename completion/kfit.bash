@@ -3,8 +3,9 @@
 #
 # Nothing here lists kfit's commands or options: they come from kfit itself
 # (`kfit help --commands`, `kfit help --flags CMD`, `kfit help --words CMD`,
-# all derived from the usage texts), and profile names from `kfit profiles`.
-# An option's argument is completed by its name in the usage text: TREE
+# all from the option tables the usage texts are made of, src/options.h),
+# and profile names from `kfit profiles`.
+# An option's argument is completed by its name in the tables: TREE
 # (a tree or a tarball), DIR, FILE, CONFIG, BASE, NAME/PROFILE (profiles),
 # ARCH, WHEN, and a|b|c alternatives.
 

@@ -24,10 +24,7 @@ typedef struct kf_cmd {
 	const char *name;    /* subcommand word */
 	int (*fn)(int argc, char **argv); /* argv[0] is the subcommand */
 	const char *summary; /* one line for `kfit --help` */
-	const char *usage;   /* full help text of a command without an option
-				table, or NULL */
-	const struct cli_spec *spec; /* its options and help (src/options.h),
-				   or NULL */
+	const struct cli_spec *spec; /* its options and help (src/options.h) */
 } kf_cmd;
 
 /* Print every diagnostic in d to stderr, in order. */
@@ -70,15 +67,6 @@ const char *cli_sgr(FILE *f, const char *code);
 #define CLI_BOLD "\033[1m"
 #define CLI_RESET "\033[0m"
 
-/* Derived from the usage texts of the commands without an option table
- * (src/help.c). */
-void cli_print_flags(const char *usage, FILE *f);
-void cli_print_words(const char *cmd, const char *usage, FILE *f);
-/* Bad usage: the synopsis of a usage text and where the rest is, on stderr. */
-void cli_usage_short(const char *usage);
-/* The running kernel's configuration: /proc/config.gz, else
- * /boot/config-$(uname -r); malloc'd, or NULL when neither exists. */
-char *cli_running_config(void);
 /* The candidate a mistyped word most likely meant, or NULL. */
 const char *cli_did_you_mean(const char *word, const char *const *cands, size_t n);
 /* "kfit: error: CMD: unknown option 'ARG' (did you mean '--X'?)" on
@@ -87,7 +75,6 @@ void cli_unknown_option(const char *cmd, const char *arg);
 
 int cmd_kconfig(int argc, char **argv);
 int cmd_conf(int argc, char **argv);
-extern const char cmd_conf_usage[];
 extern const struct cli_spec cmd_conf_spec;
 
 /* The terminal side of the interactive modes (src/cmd_conf.c): answers
@@ -103,31 +90,22 @@ void cli_ask_init(cli_ask *c, kf_diags *d, bool silent);
 /* Print the diagnostics not printed yet (conf's messages on stdout). */
 void cli_ask_print_diags(cli_ask *c);
 int cmd_generate(int argc, char **argv);
-extern const char cmd_generate_usage[];
 extern const struct cli_spec cmd_generate_spec;
 int cmd_why(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
-extern const char cmd_diff_usage[];
 extern const struct cli_spec cmd_diff_spec;
 int cmd_kconfig_menu(int argc, char **argv);
-extern const char cmd_kconfig_menu_usage[];
 extern const struct cli_spec cmd_kconfig_menu_spec;
-extern const char cmd_why_usage[];
 extern const struct cli_spec cmd_why_spec;
-extern const char cmd_kconfig_usage[];
 extern const struct cli_spec cmd_kconfig_spec;
 
 int cmd_profiles(int argc, char **argv);
-extern const char cmd_profiles_usage[];
 extern const struct cli_spec cmd_profiles_spec;
 int cmd_check(int argc, char **argv);
-extern const char cmd_check_usage[];
 extern const struct cli_spec cmd_check_spec;
 int cmd_detect(int argc, char **argv);
 int cmd_build(int argc, char **argv);
-extern const char cmd_build_usage[];
 extern const struct cli_spec cmd_build_spec;
-extern const char cmd_detect_usage[];
 extern const struct cli_spec cmd_detect_spec;
 
 #endif

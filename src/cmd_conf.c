@@ -8,6 +8,7 @@
  * interactive modes (kc_io on stdin/stdout), shared with `kfit kconfig`.
  */
 #include "cli.h"
+#include "options.h"
 #include "kfit/kconfig.h"
 
 #include <getopt.h>
@@ -20,50 +21,72 @@
  * (no top Makefile in srctree, no VERSION/KERNELVERSION exported). */
 #define CONF_DEFAULT_VERSION "7.3"
 
-const char cmd_conf_usage[] =
-	"usage: kfit conf [-s] [--MODE[=FILE]] KCONFIG\n"
-	"\n"
-	"The kernel's scripts/kconfig/conf, command line and output, over kfit's\n"
-	"engine: install kfit (or a link to it) as scripts/kconfig/conf, named conf,\n"
-	"and it behaves as `kfit conf`.  KCONFIG is the top Kconfig file, read from\n"
-	"$srctree (default: the current directory).  Like conf it reads only its\n"
-	"environment, as the kernel's make exports it; the semantics follow the\n"
-	"kernel version of $srctree/Makefile, else $VERSION.$PATCHLEVEL, else\n"
-	"$KERNELVERSION, else " CONF_DEFAULT_VERSION ".  One mode: the last one given, or\n"
-	"--oldaskconfig.\n"
-	"\n"
-	"mode options:\n"
-	"  --oldaskconfig        ask every visible option on stdin\n"
-	"  --oldconfig           ask only the options the .config does not set\n"
-	"  --syncconfig          oldconfig as the build runs it: silent, and always\n"
-	"                        writes include/config/auto.conf and friends\n"
-	"  --olddefconfig        new options get their defaults\n"
-	"  --defconfig=FILE      start from FILE, the rest at defaults\n"
-	"  --savedefconfig=FILE  write the minimal config to FILE\n"
-	"  --allnoconfig         as many options off as possible\n"
-	"  --allyesconfig        as many options built in as possible\n"
-	"  --allmodconfig        as many options modular as possible\n"
-	"  --alldefconfig        every option at its default\n"
-	"  --randconfig          random answers (KCONFIG_SEED, KCONFIG_PROBABILITY)\n"
-	"  --listnewconfig       list the options the .config does not set\n"
-	"  --helpnewconfig       the same with each option's help\n"
-	"  --yes2modconfig       answers y become m where possible\n"
-	"  --mod2yesconfig       answers m become y where possible\n"
-	"  --mod2noconfig        answers m become n where possible\n"
-	"\n"
-	"options:\n"
-	"  -s, --silent          no \"configuration written to ...\" messages\n"
-	"  -h, --help            this help (conf's own when called as conf)\n"
-	"\n"
-	"environment: srctree, KCONFIG_CONFIG (default .config in the current\n"
-	"directory), KCONFIG_DEFCONFIG_LIST, KCONFIG_ALLCONFIG, KCONFIG_SEED,\n"
-	"KCONFIG_PROBABILITY, KCONFIG_WARN_UNKNOWN_SYMBOLS, KCONFIG_WERROR,\n"
-	"KCONFIG_OVERWRITECONFIG, KCONFIG_AUTOCONFIG, KCONFIG_AUTOHEADER,\n"
-	"KCONFIG_RUSTCCFG, and whatever the Kconfig files read ($(ARCH),\n"
-	"$(CC), ...).  Interactive answers are read from stdin and echoed when\n"
-	"stdin and stdout are not both terminals.\n"
-	"\n"
-	"exit status: 0 success, 1 failure (as the kernel's conf)\n";
+/* conf's modes: its long options, one a mode (FILE after "=" where the
+ * mode takes one); getopt parses them as the kernel's conf does. */
+#define MODE(flag, file, mode, help) \
+	{CLI_OPT_SET, flag, NULL, file, 0, NULL, mode, true, false, help}
+static const cli_opt conf_modes[] = {
+	MODE("--oldaskconfig", NULL, KC_MODE_OLDASKCONFIG, "ask every visible option on stdin"),
+	MODE("--oldconfig", NULL, KC_MODE_OLDCONFIG, "ask only the options the .config does not set"),
+	MODE("--syncconfig", NULL, KC_MODE_SYNCCONFIG,
+	     "oldconfig as the build runs it: silent, and always\n"
+	     "writes include/config/auto.conf and friends"),
+	MODE("--olddefconfig", NULL, KC_MODE_OLDDEFCONFIG, "new options get their defaults"),
+	MODE("--defconfig", "FILE", KC_MODE_DEFCONFIG, "start from FILE, the rest at defaults"),
+	MODE("--savedefconfig", "FILE", KC_MODE_SAVEDEFCONFIG, "write the minimal config to FILE"),
+	MODE("--allnoconfig", NULL, KC_MODE_ALLNOCONFIG, "as many options off as possible"),
+	MODE("--allyesconfig", NULL, KC_MODE_ALLYESCONFIG, "as many options built in as possible"),
+	MODE("--allmodconfig", NULL, KC_MODE_ALLMODCONFIG, "as many options modular as possible"),
+	MODE("--alldefconfig", NULL, KC_MODE_ALLDEFCONFIG, "every option at its default"),
+	MODE("--randconfig", NULL, KC_MODE_RANDCONFIG,
+	     "random answers (KCONFIG_SEED, KCONFIG_PROBABILITY)"),
+	MODE("--listnewconfig", NULL, KC_MODE_LISTNEWCONFIG, "list the options the .config does not set"),
+	MODE("--helpnewconfig", NULL, KC_MODE_HELPNEWCONFIG, "the same with each option's help"),
+	MODE("--yes2modconfig", NULL, KC_MODE_YES2MODCONFIG, "answers y become m where possible"),
+	MODE("--mod2yesconfig", NULL, KC_MODE_MOD2YESCONFIG, "answers m become y where possible"),
+	MODE("--mod2noconfig", NULL, KC_MODE_MOD2NOCONFIG, "answers m become n where possible"),
+	CLI_OPT_TABLE_END,
+};
+#undef MODE
+enum { CONF_NMODES = sizeof(conf_modes) / sizeof(conf_modes[0]) - 1 };
+
+static const cli_opt conf_opts[] = {
+	CLI_OPT_HELP_LINE("-s, --silent", "no \"configuration written to ...\" messages"),
+	CLI_OPT_HELP_LINE("-h, --help", "this help (conf's own when called as conf)"),
+	CLI_OPT_TABLE_END,
+};
+
+const cli_spec cmd_conf_spec = {
+	.cmd = "conf",
+	.head = "usage: kfit conf [-s] [--MODE[=FILE]] KCONFIG\n"
+		"\n"
+		"The kernel's scripts/kconfig/conf, command line and output, over kfit's\n"
+		"engine: install kfit (or a link to it) as scripts/kconfig/conf, named conf,\n"
+		"and it behaves as `kfit conf`.  KCONFIG is the top Kconfig file, read from\n"
+		"$srctree (default: the current directory).  Like conf it reads only its\n"
+		"environment, as the kernel's make exports it; the semantics follow the\n"
+		"kernel version of $srctree/Makefile, else $VERSION.$PATCHLEVEL, else\n"
+		"$KERNELVERSION, else " CONF_DEFAULT_VERSION ".  One mode: the last one given, or\n"
+		"--oldaskconfig.\n"
+		"\n"
+		"mode options:\n",
+	.modes = conf_modes,
+	.modes_col = 24,
+	.mid = "\n"
+	       "options:\n",
+	.opts = conf_opts,
+	.col = 24,
+	.tail = "\n"
+		"environment: srctree, KCONFIG_CONFIG (default .config in the current\n"
+		"directory), KCONFIG_DEFCONFIG_LIST, KCONFIG_ALLCONFIG, KCONFIG_SEED,\n"
+		"KCONFIG_PROBABILITY, KCONFIG_WARN_UNKNOWN_SYMBOLS, KCONFIG_WERROR,\n"
+		"KCONFIG_OVERWRITECONFIG, KCONFIG_AUTOCONFIG, KCONFIG_AUTOHEADER,\n"
+		"KCONFIG_RUSTCCFG, and whatever the Kconfig files read ($(ARCH),\n"
+		"$(CC), ...).  Interactive answers are read from stdin and echoed when\n"
+		"stdin and stdout are not both terminals.\n"
+		"\n"
+		"exit status: 0 success, 1 failure (as the kernel's conf)\n",
+};
 
 /* ---- the terminal side of kc_io ---- */
 
@@ -209,42 +232,84 @@ static char *conf_version(const char *srctree, int *major)
 	return r;
 }
 
+/* What conf is given. */
+typedef struct conf_args {
+	kc_mode mode;     /* the last mode given, else oldaskconfig */
+	const char *file; /* its FILE */
+	bool silent;      /* -s */
+	const char *kconfig; /* KCONFIG */
+} conf_args;
+
+/* conf's command line, with getopt as conf has it (its messages): 0, or
+ * -1 after the usage was printed. */
+static int conf_parse(int argc, char **argv, int major, conf_args *a)
+{
+	struct option opts[CONF_NMODES + 3];
+	int mode_opt = -1;
+	for (int i = 0; i < CONF_NMODES; i++)
+		opts[i] = (struct option){conf_modes[i].flags + 2,
+					  conf_modes[i].arg ? required_argument : no_argument,
+					  &mode_opt, i};
+	opts[CONF_NMODES] = (struct option){"help", no_argument, NULL, 'h'};
+	opts[CONF_NMODES + 1] = (struct option){"silent", no_argument, NULL, 's'};
+	opts[CONF_NMODES + 2] = (struct option){NULL, 0, NULL, 0};
+	*a = (conf_args){.mode = KC_MODE_OLDASKCONFIG};
+	int c;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "hs", opts, NULL)) != -1) {
+		if (c == 's') {
+			a->silent = true;
+		} else if (c == 0) {
+			a->mode = (kc_mode)conf_modes[mode_opt].value;
+			if (conf_modes[mode_opt].arg)
+				a->file = optarg;
+		} else { /* -h, or getopt has said what it did not understand */
+			conf_usage(argv[0], major);
+			return -1;
+		}
+	}
+	if (optind == argc) {
+		fprintf(stderr, "%s: Kconfig file missing\n", argv[0]);
+		conf_usage(argv[0], major);
+		return -1;
+	}
+	a->kconfig = argv[optind];
+	/* syncconfig runs during the build: no "configuration written" */
+	if (a->mode == KC_MODE_SYNCCONFIG)
+		a->silent = true;
+	return 0;
+}
+
+/* auto.conf and friends after a successful run: when missing, and always
+ * for syncconfig (the build's own run).  The exit status. */
+static int conf_autoconf(kc_tree *t, kc_mode mode, kf_diags *d)
+{
+	int kv[2] = {0, 0};
+	sscanf(kc_tree_kernelversion(t), "%d.%d", &kv[0], &kv[1]);
+	bool autoconf = kv[0] > 6 || (kv[0] == 6 && kv[1] >= 1);
+	if (mode == KC_MODE_SAVEDEFCONFIG || mode == KC_MODE_LISTNEWCONFIG ||
+	    mode == KC_MODE_HELPNEWCONFIG)
+		return 0;
+	kc_autoconf_opts ao = {
+		.autoconfig = env_or("KCONFIG_AUTOCONFIG", "include/config/auto.conf"),
+		.autoheader = env_or("KCONFIG_AUTOHEADER", "include/generated/autoconf.h"),
+		.rustccfg = env_or("KCONFIG_RUSTCCFG", "include/generated/rustc_cfg"),
+		.overwrite = mode == KC_MODE_SYNCCONFIG,
+	};
+	if (!autoconf) {
+		if (mode == KC_MODE_SYNCCONFIG) {
+			cli_error("conf: --syncconfig of a kernel before 6.1 is not supported");
+			return 1;
+		}
+	} else if (kc_write_autoconf(t, &ao) && mode == KC_MODE_SYNCCONFIG) {
+		kf_diag_raw(d, KF_ERROR, "\n*** Error during sync of the configuration.\n");
+		return 1;
+	}
+	return 0;
+}
+
 int cmd_conf(int argc, char **argv)
 {
-	static const struct {
-		const char *name; /* long option */
-		kc_mode mode;     /* engine mode */
-		int has_arg;      /* takes FILE */
-	} modes[] = {
-		{"oldaskconfig", KC_MODE_OLDASKCONFIG, 0},
-		{"oldconfig", KC_MODE_OLDCONFIG, 0},
-		{"syncconfig", KC_MODE_SYNCCONFIG, 0},
-		{"defconfig", KC_MODE_DEFCONFIG, 1},
-		{"savedefconfig", KC_MODE_SAVEDEFCONFIG, 1},
-		{"allnoconfig", KC_MODE_ALLNOCONFIG, 0},
-		{"allyesconfig", KC_MODE_ALLYESCONFIG, 0},
-		{"allmodconfig", KC_MODE_ALLMODCONFIG, 0},
-		{"alldefconfig", KC_MODE_ALLDEFCONFIG, 0},
-		{"randconfig", KC_MODE_RANDCONFIG, 0},
-		{"listnewconfig", KC_MODE_LISTNEWCONFIG, 0},
-		{"helpnewconfig", KC_MODE_HELPNEWCONFIG, 0},
-		{"olddefconfig", KC_MODE_OLDDEFCONFIG, 0},
-		{"yes2modconfig", KC_MODE_YES2MODCONFIG, 0},
-		{"mod2yesconfig", KC_MODE_MOD2YESCONFIG, 0},
-		{"mod2noconfig", KC_MODE_MOD2NOCONFIG, 0},
-	};
-	enum { NMODES = sizeof(modes) / sizeof(modes[0]) };
-	struct option opts[NMODES + 3];
-	int mode_opt = -1;
-	for (int i = 0; i < NMODES; i++)
-		opts[i] = (struct option){modes[i].name,
-					  modes[i].has_arg ? required_argument : no_argument,
-					  &mode_opt, i};
-	opts[NMODES] = (struct option){"help", no_argument, NULL, 'h'};
-	opts[NMODES + 1] = (struct option){"silent", no_argument, NULL, 's'};
-	opts[NMODES + 2] = (struct option){NULL, 0, NULL, 0};
-
-	const char *progname = argv[0];
 	int rc = 1;
 	char *cwd = getcwd(NULL, 0);
 	if (!cwd) {
@@ -263,39 +328,12 @@ int cmd_conf(int argc, char **argv)
 	int major = 0;
 	char *version = conf_version(srctree, &major);
 
-	int mi = 0; /* oldaskconfig */
-	const char *file = NULL;
-	bool silent = false;
-	int c;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "hs", opts, NULL)) != -1) {
-		switch (c) {
-		case 'h':
-			conf_usage(progname, major);
-			goto usage;
-		case 's':
-			silent = true;
-			break;
-		case 0:
-			mi = mode_opt;
-			if (modes[mi].has_arg)
-				file = optarg;
-			break;
-		default: /* getopt has said what it did not understand */
-			conf_usage(progname, major);
-			goto usage;
-		}
-	}
-	if (optind == argc) {
-		fprintf(stderr, "%s: Kconfig file missing\n", progname);
-		conf_usage(progname, major);
+	conf_args a;
+	if (conf_parse(argc, argv, major, &a) < 0)
 		goto usage;
-	}
-	const char *kconfig = argv[optind];
-	kc_mode mode = modes[mi].mode;
-	/* syncconfig runs during the build: no "configuration written" */
-	if (mode == KC_MODE_SYNCCONFIG)
-		silent = true;
+	const char *kconfig = a.kconfig, *file = a.file;
+	kc_mode mode = a.mode;
+	bool silent = a.silent;
 
 	kf_diags d = KF_DIAGS_INIT;
 	cli_ask ask;
@@ -341,29 +379,8 @@ int cmd_conf(int argc, char **argv)
 	};
 	int r = kc_run(t, &ro, &out);
 	rc = r == 0 ? 0 : 1;
-	int kv[2] = {0, 0};
-	sscanf(kc_tree_kernelversion(t), "%d.%d", &kv[0], &kv[1]);
-	bool autoconf = kv[0] > 6 || (kv[0] == 6 && kv[1] >= 1);
-	if (r == 0 && mode != KC_MODE_SAVEDEFCONFIG && mode != KC_MODE_LISTNEWCONFIG &&
-	    mode != KC_MODE_HELPNEWCONFIG) {
-		/* auto.conf and friends: when missing, and always for
-		 * syncconfig (the build's own run) */
-		kc_autoconf_opts ao = {
-			.autoconfig = env_or("KCONFIG_AUTOCONFIG", "include/config/auto.conf"),
-			.autoheader = env_or("KCONFIG_AUTOHEADER", "include/generated/autoconf.h"),
-			.rustccfg = env_or("KCONFIG_RUSTCCFG", "include/generated/rustc_cfg"),
-			.overwrite = mode == KC_MODE_SYNCCONFIG,
-		};
-		if (!autoconf) {
-			if (mode == KC_MODE_SYNCCONFIG) {
-				cli_error("conf: --syncconfig of a kernel before 6.1 is not supported");
-				rc = 1;
-			}
-		} else if (kc_write_autoconf(t, &ao) && mode == KC_MODE_SYNCCONFIG) {
-			kf_diag_raw(&d, KF_ERROR, "\n*** Error during sync of the configuration.\n");
-			rc = 1;
-		}
-	}
+	if (r == 0 && conf_autoconf(t, mode, &d))
+		rc = 1;
 	fputs(kf_strbuf_str(&out), stdout);
 	cli_ask_print_diags(&ask);
 done:

@@ -18,25 +18,25 @@
 
 static const kf_cmd commands[] = {
 	{"kconfig", cmd_kconfig, "run a Kconfig mode (olddefconfig, allnoconfig, ...) on a kernel tree",
-	 NULL, &cmd_kconfig_spec},
+	 &cmd_kconfig_spec},
 	{"conf", cmd_conf, "the kernel's scripts/kconfig/conf (its command line and output) over kfit's engine",
-	 cmd_conf_usage, NULL},
+	 &cmd_conf_spec},
 	{"generate", cmd_generate, "make a .config in which the named profiles' requirements hold",
-	 NULL, &cmd_generate_spec},
+	 &cmd_generate_spec},
 	{"kconfig-menu", cmd_kconfig_menu, "write the in-tree \"Distro\" Kconfig menu from the profiles",
-	 NULL, &cmd_kconfig_menu_spec},
+	 &cmd_kconfig_menu_spec},
 	{"diff", cmd_diff, "show the options two .config files set differently, grouped by menu",
-	 NULL, &cmd_diff_spec},
+	 &cmd_diff_spec},
 	{"why", cmd_why, "explain why a symbol has its value in a configuration",
-	 NULL, &cmd_why_spec},
+	 &cmd_why_spec},
 	{"profiles", cmd_profiles, "list, show and lint the profiles (what a distro, init, feature or platform needs)",
-	 NULL, &cmd_profiles_spec},
+	 &cmd_profiles_spec},
 	{"check", cmd_check, "check a .config against profiles: every requirement, with its reason",
-	 NULL, &cmd_check_spec},
+	 &cmd_check_spec},
 	{"build", cmd_build, "build the kernel for a configuration kfit made, packaged for the target distribution",
-	 NULL, &cmd_build_spec},
+	 &cmd_build_spec},
 	{"detect", cmd_detect, "what this machine is and has: distro, init, platform, devices and the symbols they need",
-	 NULL, &cmd_detect_spec},
+	 &cmd_detect_spec},
 };
 
 const kf_cmd *cli_find(const char *name)
@@ -74,10 +74,6 @@ void cli_error(const char *fmt, ...)
 
 void cli_usage(const kf_cmd *c, int to_stderr)
 {
-	if (!c->spec) {
-		fputs(c->usage, to_stderr ? stderr : stdout);
-		return;
-	}
 	kf_strbuf sb = KF_STRBUF_INIT;
 	cli_spec_usage(c->spec, &sb);
 	fputs(kf_strbuf_str(&sb), to_stderr ? stderr : stdout);
@@ -135,19 +131,14 @@ static int help_mode(int argc, char **argv)
 		return KF_EXIT_OK;
 	}
 	if (!strcmp(mode, "--flags") && argc <= 4) {
-		if (c && c->spec)
+		if (c)
 			cli_spec_flags(c->spec, stdout);
-		else if (c)
-			cli_print_flags(c->usage, stdout);
 		else
 			cli_spec_flags(&cli_global_spec, stdout);
 		return KF_EXIT_OK;
 	}
 	if (!strcmp(mode, "--words") && c && argc == 4) {
-		if (c->spec)
-			cli_spec_words(c->spec, stdout);
-		else
-			cli_print_words(c->name, c->usage, stdout);
+		cli_spec_words(c->spec, stdout);
 		return KF_EXIT_OK;
 	}
 	cli_error("help: usage: kfit help [COMMAND | --commands | --flags [COMMAND] | --words COMMAND]");

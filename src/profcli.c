@@ -14,58 +14,6 @@
 #include <string.h>
 #include <unistd.h>
 
-const char *profcli_optval(int argc, char **argv, int *i, const char *shortopt,
-			   const char *longopt, int *missing)
-{
-	const char *a = argv[*i];
-	*missing = 0;
-	if ((shortopt && !strcmp(a, shortopt)) || (longopt && !strcmp(a, longopt))) {
-		if (*i + 1 >= argc) {
-			cli_error("option '%s' needs a value", a);
-			*missing = 1;
-			return NULL;
-		}
-		*i += 1;
-		return argv[*i];
-	}
-	if (longopt) {
-		size_t l = strlen(longopt);
-		if (!strncmp(a, longopt, l) && a[l] == '=')
-			return a + l + 1;
-	}
-	if (shortopt && shortopt[1] && !shortopt[2] && a[0] == '-' && a[1] == shortopt[1] && a[2] &&
-	    a[1] != '-')
-		return a + 2;
-	return NULL;
-}
-
-int profcli_arg(profcli_opts *o, int argc, char **argv, int *i)
-{
-	int miss;
-	const char *v;
-	if ((v = profcli_optval(argc, argv, i, NULL, "--profiles", &miss))) {
-		o->dir = v;
-		return 1;
-	}
-	if (miss)
-		return -1;
-	if ((v = profcli_optval(argc, argv, i, NULL, "--local", &miss))) {
-		KF_GROW(o->locals, o->nlocals + 1, o->localloc);
-		o->locals[o->nlocals++] = v;
-		return 1;
-	}
-	if (miss)
-		return -1;
-	if ((v = profcli_optval(argc, argv, i, "-p", "--profile", &miss))) {
-		KF_GROW(o->names, o->nnames + 1, o->namealloc);
-		o->names[o->nnames++] = v;
-		return 1;
-	}
-	if (miss)
-		return -1;
-	return 0;
-}
-
 /* A profile names a profile; a file is given as a path: with a '/' and
  * ending in .kfit (or with --local FILE).  Anything else with a '/' or a
  * .kfit (-p ../../etc/passwd, -p local.kfit) is refused, never read. */

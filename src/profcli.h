@@ -23,16 +23,6 @@ typedef struct profcli_opts {
 				 or NULL for "/" */
 } profcli_opts;
 
-/*
- * Try to take argv[*i] (and its value) as a shared option: --profiles DIR,
- * --local FILE, -p NAME / -pNAME / --profile NAME.  Returns 1 when taken,
- * 0 when not ours, -1 on a missing value (error printed).
- */
-int profcli_arg(profcli_opts *o, int argc, char **argv, int *i);
-/* The value of an option "-x V", "--xx V" or "--xx=V"; NULL when argv[*i]
- * is not that option; advances *i past the value. */
-const char *profcli_optval(int argc, char **argv, int *i, const char *shortopt,
-			   const char *longopt, int *missing);
 /* Load the database (default directory, plus locals); names that are .kfit
  * files become the profiles those files define.  NULL after printing the
  * errors. */

@@ -128,17 +128,3 @@ void cli_wrap(kf_strbuf *sb, const char *text, int indent, int cont, int width)
 		p = nl + 1;
 	}
 }
-
-char *cli_running_config(void)
-{
-	if (kf_exists("/proc/config.gz"))
-		return kf_xstrdup("/proc/config.gz");
-	struct utsname u;
-	if (uname(&u) == 0) {
-		char *p = kf_xasprintf("/boot/config-%s", u.release);
-		if (kf_exists(p))
-			return p;
-		free(p);
-	}
-	return NULL;
-}
