@@ -123,4 +123,9 @@ int kf_pipeline_verify(kf_pipeline *p, kf_diags *d);
  */
 int kf_pipeline_read_config(kf_pipeline *p, const char *path, kf_diags *d);
 
+/* CACHE/build/TREE-ARCH/.config (the directory created): where a
+ * configuration of a tree kfit extracted goes, the cached source tree
+ * being never written (malloc'd).  The directory is kf_build_dir's. */
+char *kf_pipeline_cache_config(const char *cache, const char *tree, const char *arch);
+
 #endif
