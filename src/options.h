@@ -97,7 +97,7 @@ void cli_spec_usage_short(const cli_spec *spec);
  * (prefix: "generate: " or ""). */
 int cli_initramfs(const char *value, const char *prefix, int *out);
 
-/* For CLI_OPT_CALL: append the value to a kf_strs list. */
+/* For CLI_OPT_CALL: append the value to a cli_strs list. */
 typedef struct cli_strs {
 	const char **v; /* the values */
 	size_t n;       /* how many */
