@@ -656,9 +656,14 @@ int kf_pipeline_read_config(kf_pipeline *p, const char *path, kf_diags *d)
 		kf_diag_add(d, KF_ERROR, path, 0, 0, "no such configuration file");
 		return -1;
 	}
+	if (kf_is_dir(path)) {
+		kf_diag_add(d, KF_ERROR, path, 0, 0, "a directory, not a configuration file");
+		return -1;
+	}
 	kc_run_opts ro = {.mode = KC_MODE_DEFCONFIG, .config = path, .file = path};
 	kf_strbuf junk = KF_STRBUF_INIT;
-	kc_compute(p->t, &ro, &junk);
+	/* unreadable or over the size limit: conf's message, and no values */
+	int rc = kc_compute(p->t, &ro, &junk);
 	kf_strbuf_release(&junk);
-	return 0;
+	return rc ? -1 : 0;
 }
