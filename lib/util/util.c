@@ -1055,6 +1055,19 @@ char *kf_cache_dir(kf_diags *d)
 			    "no cache directory: set HOME, XDG_CACHE_HOME or KFIT_CACHE_DIR");
 		return NULL;
 	}
+	if (*dir != '/') {
+		/* absolute: $(srctree) of a tree in it is run from elsewhere */
+		char *cwd = getcwd(NULL, 0);
+		char *abs = cwd ? kf_xasprintf("%s/%s", cwd, dir) : NULL;
+		free(cwd);
+		free(dir);
+		if (!abs) {
+			kf_diag_add(d, KF_ERROR, NULL, 0, 0, "cannot resolve the cache directory: %s",
+				    strerror(errno));
+			return NULL;
+		}
+		dir = abs;
+	}
 	if (kf_mkdir_p(dir, 0700) < 0) {
 		kf_diag_add(d, KF_ERROR, dir, 0, 0, "cannot create cache directory: %s",
 			    strerror(errno));
