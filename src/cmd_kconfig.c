@@ -5,6 +5,7 @@
  */
 #include "cli.h"
 #include "kfit/kconfig.h"
+#include "kfit/pipeline.h"
 #include "kfit/tree.h"
 
 #include <getopt.h>
@@ -46,7 +47,8 @@ const char cmd_kconfig_usage[] =
 	"                extracted into the cache)\n"
 	"  -a ARCH       architecture as make takes it (default: the host's, e.g. x86)\n"
 	"  -c FILE       the .config to read and write (default: $KCONFIG_CONFIG,\n"
-	"                else DIR/.config)\n"
+	"                else DIR/.config; for a tree extracted into the cache,\n"
+	"                which is never written, CACHE/build/TREE-ARCH/.config)\n"
 	"  --no-cache    run every $(shell,...) of the Kconfig files afresh\n"
 	"  --no-shell    never run commands; use cached $(shell,...) results only\n"
 	"  --shell-timeout SECONDS\n"
@@ -177,6 +179,7 @@ int cmd_kconfig(int argc, char **argv)
 	int rc = KF_EXIT_BAD;
 	char *tree = kf_tree_find_default(tree_arg, cli_progress, NULL, &d);
 	char *cache = NULL, *cfg = NULL, *deflist = NULL, *defc = NULL;
+	const char *cached = NULL; /* cfg, when it is the cache's build directory */
 	kc_tree *t = NULL;
 	kf_strbuf out = KF_STRBUF_INIT;
 	if (!tree)
@@ -203,6 +206,11 @@ int cmd_kconfig(int argc, char **argv)
 		cfg = kf_xstrdup(config);
 	else if (env_set("KCONFIG_CONFIG"))
 		cfg = kf_xstrdup(getenv("KCONFIG_CONFIG"));
+	else if (kf_tree_is_extracted(tree)) {
+		/* a cached source tree is never written: where generate writes */
+		cfg = kf_pipeline_cache_config(cache, tree, arch ? arch : cli_machine_arch());
+		cached = cfg;
+	}
 	else
 		cfg = kf_xasprintf("%s/.config", tree);
 
@@ -242,6 +250,10 @@ int cmd_kconfig(int argc, char **argv)
 		fputs(kf_strbuf_str(&out), stdout);
 	}
 	kf_diags_release(&d);
+	if (cached && r == 0 && ro.mode != KC_MODE_LISTNEWCONFIG &&
+	    ro.mode != KC_MODE_HELPNEWCONFIG && ro.mode != KC_MODE_SAVEDEFCONFIG)
+		fprintf(stderr, "kfit: configuration written to %s (the cached source tree is never written)\n",
+			cached);
 	rc = r == 0 ? KF_EXIT_OK : r == 1 ? KF_EXIT_UNMET : KF_EXIT_BAD;
 	goto cleanup;
 done:

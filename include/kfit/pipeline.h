@@ -117,8 +117,13 @@ int kf_pipeline_verify(kf_pipeline *p, kf_diags *d);
 /*
  * Read a configuration into the loaded tree as the kernel's conf reads it
  * (defconfig mode from that file: `why`, `diff -k`).  -1 with an error in
- * d when the file does not exist.
+ * d when the file does not exist, is a directory or cannot be read.
  */
 int kf_pipeline_read_config(kf_pipeline *p, const char *path, kf_diags *d);
+
+/* CACHE/build/TREE-ARCH/.config (the directory created): where a
+ * configuration of a tree kfit extracted goes, the cached source tree
+ * being never written (malloc'd). */
+char *kf_pipeline_cache_config(const char *cache, const char *tree, const char *arch);
 
 #endif

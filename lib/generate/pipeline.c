@@ -486,6 +486,16 @@ static const char *default_base(const kf_pipeline *p)
 	return "defconfig";
 }
 
+char *kf_pipeline_cache_config(const char *cache, const char *tree, const char *arch)
+{
+	const char *slash = strrchr(tree, '/');
+	char *bdir = kf_xasprintf("%s/build/%s-%s", cache, slash ? slash + 1 : tree, arch);
+	kf_mkdir_p(bdir, 0755);
+	char *dest = kf_xasprintf("%s/.config", bdir);
+	free(bdir);
+	return dest;
+}
+
 /* Where write puts the .config: the option, else a build directory in
  * the cache with detection or when the tree is one kfit extracted (a
  * cached source tree is never written), else TREE/.config as make does. */
@@ -493,15 +503,8 @@ static char *destination(const kf_pipeline *p)
 {
 	if (p->o.output)
 		return kf_xstrdup(p->o.output);
-	if ((p->det || kf_tree_is_extracted(p->tree)) && p->cache) {
-		const char *slash = strrchr(p->tree, '/');
-		char *bdir = kf_xasprintf("%s/build/%s-%s", p->cache,
-					  slash ? slash + 1 : p->tree, p->o.arch);
-		kf_mkdir_p(bdir, 0755);
-		char *dest = kf_xasprintf("%s/.config", bdir);
-		free(bdir);
-		return dest;
-	}
+	if ((p->det || kf_tree_is_extracted(p->tree)) && p->cache)
+		return kf_pipeline_cache_config(p->cache, p->tree, p->o.arch);
 	return kf_xasprintf("%s/.config", p->tree);
 }
 

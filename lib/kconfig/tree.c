@@ -402,8 +402,10 @@ static char *tree_inside(const char *dir)
 	closedir(dh);
 	char *r = NULL;
 	if (count == 1) {
+		/* a directory, not a link to one: the tree stays in the cache */
 		char *p = kf_xasprintf("%s/%s", dir, only);
-		if (kf_is_dir(p))
+		struct stat st;
+		if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode))
 			r = p;
 		else
 			free(p);
