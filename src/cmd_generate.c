@@ -335,7 +335,9 @@ int cmd_generate(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		int miss = 0;
 		const char *v;
-		int taken = strcmp(argv[i], "--local") ? profcli_arg(&po, argc, argv, &i) : 0;
+		int taken = strcmp(argv[i], "--local") && strncmp(argv[i], "--local=", 8)
+				    ? profcli_arg(&po, argc, argv, &i)
+				    : 0;
 		if (taken < 0)
 			goto usage_out;
 		if (taken > 0)
@@ -353,7 +355,9 @@ int cmd_generate(int argc, char **argv)
 		else if ((v = profcli_optval(argc, argv, &i, NULL, "--root", &miss)))
 			root = v;
 		else if ((v = profcli_optval(argc, argv, &i, NULL, "--local", &miss))) {
-			/* a local profile: its profiles are applied */
+			/* a local profile file: its profiles are applied */
+			KF_GROW(po.locals, po.nlocals + 1, po.localloc);
+			po.locals[po.nlocals++] = v;
 			KF_GROW(po.names, po.nnames + 1, po.namealloc);
 			po.names[po.nnames++] = v;
 		} else if (miss) {
