@@ -320,6 +320,47 @@ static void list_new_files(const char *dir, const char *suffix, time_t since)
 	closedir(dp);
 }
 
+/* p (absolute) as it will be once created: the part that exists with
+ * links and .. resolved, the rest with . and .. taken as written
+ * (malloc'd). */
+static char *real_path_ahead(const char *p)
+{
+	char *cur = kf_xstrdup("/"), *copy = kf_xstrdup(p), *save = NULL;
+	for (char *c = strtok_r(copy, "/", &save); c; c = strtok_r(NULL, "/", &save)) {
+		if (!strcmp(c, "."))
+			continue;
+		char *cand = kf_xasprintf("%s%s%s", cur, cur[1] ? "/" : "", c);
+		char *real = realpath(cand, NULL);
+		free(cur);
+		if (real) {
+			cur = real;
+			free(cand);
+		} else if (!strcmp(c, "..")) {
+			/* above a directory still to be created */
+			*strrchr(cand, '/') = 0;
+			char *sl = strrchr(cand, '/');
+			if (sl)
+				*(sl == cand ? sl + 1 : sl) = 0;
+			cur = cand;
+		} else
+			cur = cand;
+	}
+	free(copy);
+	return cur;
+}
+
+/* Is the directory dir (absolute) the tree or below it, once links and
+ * .. are resolved? */
+static bool path_inside(const char *dir, const char *tree)
+{
+	char *d = real_path_ahead(dir), *t = real_path_ahead(tree);
+	size_t tl = strlen(t);
+	bool in = !strncmp(d, t, tl) && (d[tl] == 0 || d[tl] == '/' || !strcmp(t, "/"));
+	free(d);
+	free(t);
+	return in;
+}
+
 int cmd_build(int argc, char **argv)
 {
 	const char *tree_arg = NULL, *arch = NULL, *config_arg = NULL, *objdir_arg = NULL,
@@ -465,8 +506,7 @@ int cmd_build(int argc, char **argv)
 			objdir[--ol] = 0;
 	} else
 		objdir = kf_xasprintf("%s/build/%s-%s/obj", cache, tname, arch);
-	if (!strncmp(objdir, tree, strlen(tree)) &&
-	    (objdir[strlen(tree)] == 0 || objdir[strlen(tree)] == '/')) {
+	if (path_inside(objdir, tree)) {
 		kf_diag_add(&d, KF_ERROR, objdir, 0, 0,
 			    "the build directory is inside the source tree: give -O a directory outside it");
 		goto fail;
