@@ -613,6 +613,13 @@ int kf_pipeline_verify(kf_pipeline *p, kf_diags *d)
 		if (kf_cache_trust(vd, &scratch) == 0 && kf_cache_trust(bdir, &scratch) == 0 &&
 		    kf_mkdir_p(vd, 0700) == 0)
 			lfd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY, 0600);
+		if (lfd >= 0 && flock(lfd, LOCK_EX | LOCK_NB) < 0 && errno == EWOULDBLOCK &&
+		    p->o.progress) {
+			char *msg = kf_xasprintf("waiting for another kfit's --verify to finish "
+						 "building conf in %s (it holds %s)", bdir, lock);
+			p->o.progress(msg, p->o.progress_ctx);
+			free(msg);
+		}
 		while (lfd >= 0 && flock(lfd, LOCK_EX) < 0)
 			if (errno != EINTR) {
 				close(lfd);

@@ -468,6 +468,13 @@ char *kf_tree_extract(const char *tarball, const char *cache_dir,
 			    strerror(errno));
 		goto fail;
 	}
+	if (flock(lfd, LOCK_EX | LOCK_NB) < 0 && errno == EWOULDBLOCK && progress) {
+		/* a stopped or slow kfit holds it: say what is awaited */
+		char *msg = kf_xasprintf("waiting for another kfit to finish extracting %s "
+					 "into %s (it holds %s)", abs_tar, dir, lock);
+		progress(msg, ctx);
+		free(msg);
+	}
 	while (flock(lfd, LOCK_EX) < 0) {
 		if (errno != EINTR) {
 			kf_diag_add(d, KF_ERROR, lock, 0, 0, "cannot lock: %s",
