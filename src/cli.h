@@ -37,6 +37,8 @@ void cli_usage(const kf_cmd *c, int to_stderr);
 const kf_cmd *cli_find(const char *name);
 /* A progress callback for the library: "kfit: msg" on stderr. */
 void cli_progress(const char *msg, void *ctx);
+/* A signal that ends kfit ends the commands it started (src/signals.c). */
+void cli_signals_init(void);
 /* ARCH for a kernel for this machine (its own width: x86_64 on a 64-bit
  * x86 host, arm64 on aarch64, i386 on 32-bit x86). */
 const char *cli_machine_arch(void);

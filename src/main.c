@@ -205,6 +205,7 @@ static void tune_malloc(void)
 int main(int argc, char **argv)
 {
 	tune_malloc();
+	cli_signals_init();
 	/* installed as scripts/kconfig/conf (or a link named conf) */
 	const char *base = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
 	if (!strcmp(base, "conf"))

@@ -1,0 +1,150 @@
+/*
+ * signals.c - when kfit is ended by a signal (SIGTERM, SIGINT, SIGHUP),
+ * end the commands it started too: $(shell,...) commands run in process
+ * groups of their own (so that a time limit ends what they started), where
+ * a signal sent to kfit, or a Ctrl-C to kfit's group, does not reach them.
+ * The handler finds what kfit started, at any depth, in /proc, sends the
+ * signal to each (and to the process group it leads), then ends kfit by
+ * the same signal.
+ * Only async-signal-safe calls are made.
+ */
+#include "cli.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <string.h>
+#include <unistd.h>
+
+/* The decimal number s spells, or -1. */
+static long number(const char *s)
+{
+	long v = 0;
+	if (!*s)
+		return -1;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9' || v > 100000000)
+			return -1;
+		v = v * 10 + (*s - '0');
+	}
+	return v;
+}
+
+/* Parent and process group of process pid (from /proc/PID/stat): 0, or
+ * -1 when it is gone. */
+static int stat_of(long pid, long *ppid, long *pgrp)
+{
+	char path[64] = "/proc/", digits[24], buf[512];
+	int n = 0;
+	for (long v = pid; v; v /= 10)
+		digits[n++] = (char)('0' + v % 10);
+	size_t l = strlen(path);
+	while (n)
+		path[l++] = digits[--n];
+	memcpy(path + l, "/stat", 6);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	ssize_t r = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (r <= 0)
+		return -1;
+	buf[r] = 0;
+	/* "PID (COMM) STATE PPID PGRP ...": COMM may hold anything but ends
+	 * at the last ')' */
+	char *p = strrchr(buf, ')');
+	if (!p || p[1] != ' ' || !p[2] || p[3] != ' ')
+		return -1;
+	long v[2] = {0, 0};
+	p += 4;
+	for (int k = 0; k < 2; k++) {
+		for (; *p >= '0' && *p <= '9'; p++)
+			v[k] = v[k] * 10 + (*p - '0');
+		if (*p++ != ' ')
+			return -1;
+	}
+	*ppid = v[0];
+	*pgrp = v[1];
+	return 0;
+}
+
+/* The processes of the machine when the signal came (the handler cannot
+ * allocate): enough for any machine kfit runs on; past it, the rest are
+ * not looked at. */
+#define MAX_PROCS 65536
+static struct proc {
+	long pid, ppid, pgrp; /* from /proc/PID/stat */
+	bool mine;            /* kfit or started by it, at any depth */
+} procs[MAX_PROCS];
+
+/* Read /proc into procs; how many. */
+static size_t read_procs(void)
+{
+	size_t np = 0;
+	int dfd = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		return 0;
+	char buf[4096];
+	ssize_t n;
+	while (np < MAX_PROCS && (n = getdents64(dfd, buf, sizeof(buf))) > 0)
+		for (ssize_t off = 0; off < n && np < MAX_PROCS;) {
+			struct dirent64 *de = (struct dirent64 *)(void *)(buf + off);
+			off += de->d_reclen;
+			long pid = number(de->d_name);
+			if (pid > 0 && stat_of(pid, &procs[np].ppid, &procs[np].pgrp) == 0) {
+				procs[np].pid = pid;
+				procs[np++].mine = false;
+			}
+		}
+	close(dfd);
+	return np;
+}
+
+/* Send sig to every process started by kfit (at any depth: a $(shell)
+ * command's own children too), then end kfit by it. */
+static void end_children(int sig)
+{
+	int saved = errno;
+	long self = (long)getpid();
+	size_t np = read_procs();
+	for (bool more = true; more;) {
+		more = false;
+		for (size_t i = 0; i < np; i++)
+			if (!procs[i].mine && procs[i].pid != self) {
+				for (size_t j = 0; j < np; j++)
+					if (procs[j].pid == procs[i].ppid &&
+					    (procs[j].mine || procs[j].pid == self)) {
+						procs[i].mine = more = true;
+						break;
+					}
+			}
+	}
+	for (size_t i = 0; i < np; i++)
+		if (procs[i].mine) {
+			if (procs[i].pgrp == procs[i].pid)
+				kill((pid_t)-procs[i].pid, sig);
+			kill((pid_t)procs[i].pid, sig);
+		}
+	errno = saved;
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+void cli_signals_init(void)
+{
+	static const int sigs[] = {SIGTERM, SIGINT, SIGHUP};
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		struct sigaction sa;
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = end_children;
+		sigemptyset(&sa.sa_mask);
+		sa.sa_flags = SA_RESETHAND;
+		struct sigaction old;
+		/* a signal ignored by whoever started kfit stays ignored */
+		if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+			continue;
+		sigaction(sigs[i], &sa, NULL);
+	}
+}
