@@ -102,6 +102,27 @@ static size_t read_procs(void)
 	return np;
 }
 
+/* The index of pid in procs (np when absent): /proc lists processes in
+ * the order of their numbers, so a search in halves, else one by one. */
+static size_t find_proc(size_t np, long pid, bool sorted)
+{
+	if (!sorted) {
+		for (size_t j = 0; j < np; j++)
+			if (procs[j].pid == pid)
+				return j;
+		return np;
+	}
+	size_t lo = 0, hi = np;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (procs[mid].pid < pid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < np && procs[lo].pid == pid ? lo : np;
+}
+
 /* Send sig to every process started by kfit (at any depth: a $(shell)
  * command's own children too), then end kfit by it. */
 static void end_children(int sig)
@@ -109,17 +130,22 @@ static void end_children(int sig)
 	int saved = errno;
 	long self = (long)getpid();
 	size_t np = read_procs();
+	bool sorted = true;
+	for (size_t i = 1; i < np; i++)
+		sorted = sorted && procs[i - 1].pid < procs[i].pid;
 	for (bool more = true; more;) {
 		more = false;
-		for (size_t i = 0; i < np; i++)
-			if (!procs[i].mine && procs[i].pid != self) {
-				for (size_t j = 0; j < np; j++)
-					if (procs[j].pid == procs[i].ppid &&
-					    (procs[j].mine || procs[j].pid == self)) {
-						procs[i].mine = more = true;
-						break;
-					}
+		for (size_t i = 0; i < np; i++) {
+			if (procs[i].mine || procs[i].pid == self)
+				continue;
+			if (procs[i].ppid == self) {
+				procs[i].mine = more = true;
+				continue;
 			}
+			size_t j = find_proc(np, procs[i].ppid, sorted);
+			if (j < np && procs[j].mine)
+				procs[i].mine = more = true;
+		}
 	}
 	for (size_t i = 0; i < np; i++)
 		if (procs[i].mine) {
