@@ -1,5 +1,8 @@
 /*
- * signals.c - when kfit is ended by a signal (SIGTERM, SIGINT, SIGHUP),
+ * signals.c - how kfit ends when it must.  Out of memory: it says so, with
+ * what it was doing, and exits with its error status (an allocation that
+ * fails cannot be recovered from; writes are atomic, so no .config is
+ * half written).  When kfit is ended by a signal (SIGTERM, SIGINT, SIGHUP),
  * end the commands it started too: $(shell,...) commands run in process
  * groups of their own (so that a time limit ends what they started), where
  * a signal sent to kfit, or a Ctrl-C to kfit's group, does not reach them.
@@ -14,6 +17,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdbool.h>
 #include <string.h>
 #include <unistd.h>
@@ -158,8 +162,35 @@ static void end_children(int sig)
 	raise(sig);
 }
 
+/* What kfit is doing, for the out-of-memory message (the handler cannot
+ * allocate), and the status it then exits with. */
+static char doing[256] = "kfit";
+static int oom_status = KF_EXIT_BAD;
+
+void cli_doing(const char *what, bool step)
+{
+	size_t l = step ? strcspn(doing, ",") : 0;
+	snprintf(doing + l, sizeof(doing) - l, "%s%s", step ? ", " : "", what);
+}
+
+void cli_oom_status(int status)
+{
+	oom_status = status;
+}
+
+static void out_of_memory(size_t n)
+{
+	char buf[512];
+	int len = snprintf(buf, sizeof(buf), "kfit: out of memory (%s: %zu bytes more were "
+			   "asked for)\n", doing, n);
+	if (len > 0)
+		(void)!write(2, buf, (size_t)len < sizeof(buf) ? (size_t)len : sizeof(buf) - 1);
+	_exit(oom_status);
+}
+
 void cli_signals_init(void)
 {
+	kf_set_oom_handler(out_of_memory);
 	static const int sigs[] = {SIGTERM, SIGINT, SIGHUP};
 	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
 		struct sigaction sa;
