@@ -205,8 +205,7 @@ typedef struct rkey {
 
 static uint32_t rkey_hash(const prof_req *r, int slot)
 {
-	rkey k = {r, slot};
-	return kf_hash_mem(&k.r, sizeof(k.r)) ^ (uint32_t)(slot + 1) * 0x9e3779b1u;
+	return kf_hash_mem(&r, sizeof(r)) ^ (uint32_t)(slot + 1) * 0x9e3779b1u;
 }
 
 static bool rkey_eq(const void *ctx, size_t i, const void *key)
