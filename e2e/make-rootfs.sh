@@ -54,10 +54,8 @@ for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list \
 done
 if [ -z "$srcs" ]; then
 	# No source names the suite: the machine's Debian mirror (not the
-	# security one, as scripts/fetch-kernel-debs.sh finds it), by suite.
-	mirror=$(apt-get indextargets --format '$(LABEL) $(REPO_URI)' 2>/dev/null |
-		awk '$1 == "Debian" { print $2; exit }')
-	[ -n "$mirror" ] || mirror=http://deb.debian.org/debian
+	# security one: scripts/apt-mirror.sh, none is an error), by suite.
+	mirror=$("$here/../scripts/apt-mirror.sh") || exit 1
 	srcs="deb ${mirror%/} $suite main"
 	# testing and sid carry a Release file valid for a week: a mirror that
 	# serves a frozen copy of the archive has them expired ("Release file

@@ -19,7 +19,8 @@
 #                                           versions; download only those
 #
 # apt-get runs with a private sources list (the machine's Debian mirror,
-# else deb.debian.org), lists and package cache under CACHE/debs/apt; the
+# from its apt configuration: scripts/apt-mirror.sh; none is an error),
+# lists and package cache under CACHE/debs/apt; the
 # machine's keyrings verify the archive's signatures.  A package is
 # replaced only after its new version is completely unpacked.
 set -euo pipefail
@@ -94,11 +95,6 @@ aptopts=(-q -o "Dir::Etc::sourcelist=$apt/sources.list"
 # root's downloads run as _apt, which cannot enter a private $HOME
 [ "$(id -u)" -eq 0 ] && aptopts+=(-o APT::Sandbox::User=root)
 
-# The machine's Debian mirror (not the security one), if it has one.
-machine_mirror() {
-	apt-get indextargets --format '$(LABEL) $(REPO_URI)' 2>/dev/null |
-		awk '$1 == "Debian" { print $2; exit }'
-}
 
 # apt-get update with a sources list on mirror $1; 0 when it worked.
 update_lists() {
@@ -112,17 +108,13 @@ update_lists() {
 		! grep -qE '^(E|W): ' "$apt/update.log"
 }
 
-mirror=$(machine_mirror)
-ok=
-for m in $mirror http://deb.debian.org/debian; do
-	# a snapshot mirror may lack the suites: fall back to the archive
-	if update_lists "$m"; then
-		ok=1
-		break
-	fi
+# The machine's Debian mirror (not the security one), from its apt
+# configuration only: nothing here names an archive host.
+mirror=$("$(dirname "$0")/apt-mirror.sh") || exit 1
+if ! update_lists "$mirror"; then
 	sed 's/^/  | /' "$apt/update.log" >&2
-done
-[ -n "$ok" ] || die "apt-get update of $SUITES failed (see above)"
+	die "apt-get update of $SUITES from $mirror failed (see above; a mirror that lacks these suites, such as a snapshot of one date, cannot serve them)"
+fi
 
 unpack() { # package deb-file
 	local p=$1 deb=$2 st=$debs/stage.$$

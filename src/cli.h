@@ -39,6 +39,14 @@ void cli_usage(const kf_cmd *c, int to_stderr);
 const kf_cmd *cli_find(const char *name);
 /* A progress callback for the library: "kfit: msg" on stderr. */
 void cli_progress(const char *msg, void *ctx);
+/* A signal that ends kfit ends the commands it started; out of memory
+ * says so and exits (src/signals.c). */
+void cli_signals_init(void);
+/* What kfit does, for the out-of-memory message: the command, or (step)
+ * a step of it after the command. */
+void cli_doing(const char *what, bool step);
+/* The status out of memory exits with (KF_EXIT_BAD; conf: 1). */
+void cli_oom_status(int status);
 /* ARCH for a kernel for this machine (its own width: x86_64 on a 64-bit
  * x86 host, arm64 on aarch64, i386 on 32-bit x86). */
 const char *cli_machine_arch(void);

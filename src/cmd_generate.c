@@ -60,7 +60,7 @@ static const cli_opt generate_opts[] = {
 		    "defconfig); settings of a distro config that name\n"
 		    "files of the distro's build (trusted keys...) are reset"),
 	/* a local profile: its profiles are applied */
-	CLI_OPT_FN("--local", NULL, "FILE", generate_args, po, cli_add_profile,
+	CLI_OPT_FN("--local", NULL, "FILE", generate_args, po, cli_add_local_applied,
 		   "a local profile (overrides, drops); repeatable"),
 	CLI_OPT_INITRAMFS(generate_args, initramfs,
 			  "whether the kernel boots with an initramfs; `no` makes\n"

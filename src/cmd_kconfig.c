@@ -6,6 +6,7 @@
 #include "cli.h"
 #include "options.h"
 #include "kfit/kconfig.h"
+#include "kfit/pipeline.h"
 #include "kfit/tree.h"
 
 #include <stdio.h>
@@ -77,7 +78,8 @@ static const cli_opt kconfig_opts[] = {
 		     "architecture as make takes it (default: the host's, e.g. x86)"),
 	CLI_OPT_STR("-c", "--config", "FILE", kconfig_args, config,
 		    "the .config to read and write (default: $KCONFIG_CONFIG,\n"
-		    "else DIR/.config)"),
+		    "else DIR/.config; for a tree extracted into the cache,\n"
+		    "which is never written, CACHE/build/TREE-ARCH/.config)"),
 	CLI_OPT_FLAG("--no-cache", kconfig_args, no_cache,
 		     "run every $(shell,...) of the Kconfig files afresh"),
 	CLI_OPT_FLAG("--no-shell", kconfig_args, no_shell,
@@ -176,6 +178,7 @@ int cmd_kconfig(int argc, char **argv)
 	int rc = KF_EXIT_BAD;
 	char *tree = kf_tree_find_default(tree_arg, cli_progress, NULL, &d);
 	char *cache = NULL, *cfg = NULL, *deflist = NULL, *defc = NULL;
+	const char *cached = NULL; /* cfg, when it is the cache's build directory */
 	kc_tree *t = NULL;
 	kf_strbuf out = KF_STRBUF_INIT;
 	if (!tree)
@@ -202,6 +205,11 @@ int cmd_kconfig(int argc, char **argv)
 		cfg = kf_xstrdup(config);
 	else if (env_set("KCONFIG_CONFIG"))
 		cfg = kf_xstrdup(getenv("KCONFIG_CONFIG"));
+	else if (kf_tree_is_extracted(tree)) {
+		/* a cached source tree is never written: where generate writes */
+		cfg = kf_pipeline_cache_config(cache, tree, arch ? arch : cli_machine_arch());
+		cached = cfg;
+	}
 	else
 		cfg = kf_xasprintf("%s/.config", tree);
 
@@ -241,6 +249,10 @@ int cmd_kconfig(int argc, char **argv)
 		fputs(kf_strbuf_str(&out), stdout);
 	}
 	kf_diags_release(&d);
+	if (cached && r == 0 && ro.mode != KC_MODE_LISTNEWCONFIG &&
+	    ro.mode != KC_MODE_HELPNEWCONFIG && ro.mode != KC_MODE_SAVEDEFCONFIG)
+		fprintf(stderr, "kfit: configuration written to %s (the cached source tree is never written)\n",
+			cached);
 	rc = r == 0 ? KF_EXIT_OK : r == 1 ? KF_EXIT_UNMET : KF_EXIT_BAD;
 	goto cleanup;
 done:

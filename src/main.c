@@ -209,10 +209,13 @@ static void tune_malloc(void)
 int main(int argc, char **argv)
 {
 	tune_malloc();
+	cli_signals_init();
 	/* installed as scripts/kconfig/conf (or a link named conf) */
 	const char *base = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
-	if (!strcmp(base, "conf"))
+	if (!strcmp(base, "conf")) {
+		cli_oom_status(1);
 		return cmd_conf(argc, argv);
+	}
 	if (global_options(&argc, argv) < 0)
 		return KF_EXIT_BAD;
 	if (argc < 2) {
@@ -244,6 +247,11 @@ int main(int argc, char **argv)
 		return KF_EXIT_OK;
 	}
 	const kf_cmd *c = cli_find(argv[1]);
+	if (c) {
+		char what[128];
+		snprintf(what, sizeof(what), "kfit %s", argv[1]);
+		cli_doing(what, false);
+	}
 	if (!c) {
 		unknown_command(argv[1]);
 		return KF_EXIT_BAD;

@@ -251,6 +251,12 @@ int cli_add_local(void *po, const char *value)
 	return 0;
 }
 
+int cli_add_local_applied(void *po, const char *value)
+{
+	cli_add_local(po, value);
+	return cli_add_profile(po, value);
+}
+
 struct names_ctx {
 	char **v;   /* the names */
 	size_t n;   /* how many */

@@ -107,6 +107,8 @@ int cli_add_str(void *strs, const char *value);
 /* For CLI_OPT_CALL on a profcli_opts: -p NAME, --local FILE. */
 int cli_add_profile(void *po, const char *value);
 int cli_add_local(void *po, const char *value);
+/* generate's --local FILE: loaded as a local file and its profiles applied. */
+int cli_add_local_applied(void *po, const char *value);
 
 #define CLI_OPT_TABLE_END {CLI_OPT_END, NULL, NULL, NULL, 0, NULL, 0, false, false, NULL}
 

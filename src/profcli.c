@@ -33,6 +33,16 @@ static bool looks_like_path(const char *n)
 	return strchr(n, '/') || ends_kfit(n);
 }
 
+/* A name that is one of the --local files (the same string: generate
+ * applies its profiles), loaded with the others. */
+static bool is_local(const profcli_opts *o, const char *n)
+{
+	for (size_t i = 0; i < o->nlocals; i++)
+		if (o->locals[i] == n)
+			return true;
+	return false;
+}
+
 /* The default database directory, malloc'd, or NULL; *installed is set
  * when it is the installed one (BINDIR/../share/kfit/profiles). */
 static char *default_dir(bool *installed)
@@ -124,7 +134,8 @@ prof_db *profcli_load(profcli_opts *o)
 	const char **names = NULL;
 	size_t n = 0, alloc = 0;
 	for (size_t i = 0; i < o->nnames; i++) {
-		if (!names_file(o->names[i]) && looks_like_path(o->names[i])) {
+		bool local = is_local(o, o->names[i]);
+		if (!local && !names_file(o->names[i]) && looks_like_path(o->names[i])) {
 			kf_diag_add(&d, KF_ERROR, NULL, 0, 0,
 				    "-p %s: not a profile name, and not read as a file: a "
 				    "profile file is a path with a '/' ending in .kfit "
@@ -132,17 +143,19 @@ prof_db *profcli_load(profcli_opts *o)
 				    o->names[i]);
 			continue;
 		}
-		if (!names_file(o->names[i])) {
+		if (!local && !names_file(o->names[i])) {
 			KF_GROW(names, n + 1, alloc);
 			names[n++] = family_release(db, o->names[i], o->root, &det);
 			continue;
 		}
-		if (prof_db_add_local(db, o->names[i], &d) < 0)
+		if (!local && prof_db_add_local(db, o->names[i], &d) < 0)
 			continue;
 		const char **fn;
 		size_t nf = prof_db_file_profiles(db, o->names[i], &fn);
 		if (!nf) {
-			kf_diag_add(&d, KF_ERROR, o->names[i], 0, 0, "file defines no profile");
+			/* a --local file that did not load has said why */
+			if (!local || !d.nerr)
+				kf_diag_add(&d, KF_ERROR, o->names[i], 0, 0, "file defines no profile");
 			continue;
 		}
 		for (size_t k = 0; k < nf; k++) {

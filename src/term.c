@@ -57,6 +57,7 @@ const char *cli_sgr(FILE *f, const char *code)
 void cli_progress(const char *msg, void *ctx)
 {
 	(void)ctx;
+	cli_doing(msg, true);
 	fprintf(stderr, "kfit: %s\n", msg);
 }
 

@@ -3,8 +3,9 @@
  * growable string buffer, a diagnostics list, hashing and file I/O that
  * understands compressed configs and writes atomically.
  *
- * Nothing here prints or exits.  Allocation failure aborts (as git's
- * xmalloc does): there is no sensible recovery from it in a config tool.
+ * Nothing here prints or exits.  Allocation failure ends the program (as
+ * git's xmalloc does): there is no sensible recovery from it in a config
+ * tool; the front end's handler says so, else abort().
  */
 #ifndef KFIT_UTIL_H
 #define KFIT_UTIL_H
@@ -19,6 +20,12 @@
 #else
 #define KF_PRINTF(a, b)
 #endif
+
+/* What a failed allocation of n bytes calls; it must not return (nor
+ * allocate).  Process-wide, set once by the program before anything else;
+ * unset: abort(). */
+typedef void kf_oom_fn(size_t n);
+void kf_set_oom_handler(kf_oom_fn *fn);
 
 void *kf_xmalloc(size_t n);
 void *kf_xcalloc(size_t n, size_t sz);

@@ -6,6 +6,7 @@
  * installed programs.  Facts only: what they require is detect_policy.c.
  */
 #include "detect_run.h"
+#include "kfit/hashmap.h"
 #include "kfit/rootfs.h"
 
 #include <ctype.h>
@@ -460,10 +461,14 @@ static void add_layer(dctx *c, const char *l)
 	det->blockstack[det->nblockstack++] = kf_arena_strdup(c->a, l);
 }
 
-static void walk_block(dctx *c, const char *name, rootdevs *rd, int depth)
+/* Each device once: slaves entries of many devices may name the same devices
+ * (a shared directory), which made the walk exponential. */
+static void walk_block(dctx *c, const char *name, rootdevs *rd, kf_strmap *seen, int depth)
 {
-	if (depth > 8)
+	size_t v;
+	if (depth > 8 || kf_strmap_get(seen, name, &v))
 		return;
+	kf_strmap_put(seen, name, 0);
 	char *rel = kf_xasprintf("sys/class/block/%s", name);
 	char *l = det_link(c, rel);
 	free(rel);
@@ -496,7 +501,7 @@ static void walk_block(dctx *c, const char *name, rootdevs *rd, int depth)
 			if (de->d_name[0] == '.')
 				continue;
 			any = true;
-			walk_block(c, de->d_name, rd, depth + 1);
+			walk_block(c, de->d_name, rd, seen, depth + 1);
 		}
 		closedir(dh);
 	}
@@ -577,7 +582,9 @@ void detect_root(dctx *c, rootdevs *rd)
 			closedir(dh);
 		}
 	}
-	walk_block(c, name, rd, 0);
+	kf_strmap seen = {0};
+	walk_block(c, name, rd, &seen, 0);
+	kf_strmap_release(&seen);
 }
 
 /* ---- virtualization, cloud, chassis ---- */

@@ -801,6 +801,47 @@ static char *plan_objdir(const kf_build_plan_in *in, kf_diags *d)
 	return obj;
 }
 
+/* p (absolute) as it will be once created: the part that exists with
+ * links and .. resolved, the rest with . and .. taken as written
+ * (malloc'd). */
+static char *real_path_ahead(const char *p)
+{
+	char *cur = kf_xstrdup("/"), *copy = kf_xstrdup(p), *save = NULL;
+	for (char *c = strtok_r(copy, "/", &save); c; c = strtok_r(NULL, "/", &save)) {
+		if (!strcmp(c, "."))
+			continue;
+		char *cand = kf_xasprintf("%s%s%s", cur, cur[1] ? "/" : "", c);
+		char *real = realpath(cand, NULL);
+		free(cur);
+		if (real) {
+			cur = real;
+			free(cand);
+		} else if (!strcmp(c, "..")) {
+			/* above a directory still to be created */
+			*strrchr(cand, '/') = 0;
+			char *sl = strrchr(cand, '/');
+			if (sl)
+				*(sl == cand ? sl + 1 : sl) = 0;
+			cur = cand;
+		} else
+			cur = cand;
+	}
+	free(copy);
+	return cur;
+}
+
+/* Is the directory dir (absolute) the tree or below it, once links and
+ * .. are resolved? */
+static bool path_inside(const char *dir, const char *tree)
+{
+	char *d = real_path_ahead(dir), *t = real_path_ahead(tree);
+	size_t tl = strlen(t);
+	bool in = !strncmp(d, t, tl) && (d[tl] == 0 || d[tl] == '/' || !strcmp(t, "/"));
+	free(d);
+	free(t);
+	return in;
+}
+
 int kf_build_plan_make(const kf_build_plan_in *in, kf_build_plan *p, kf_diags *d)
 {
 	memset(p, 0, sizeof(*p));
@@ -808,8 +849,7 @@ int kf_build_plan_make(const kf_build_plan_in *in, kf_build_plan *p, kf_diags *d
 	p->objdir = plan_objdir(in, d);
 	if (!p->objdir)
 		return -1;
-	size_t tl = strlen(in->tree);
-	if (!strncmp(p->objdir, in->tree, tl) && (p->objdir[tl] == 0 || p->objdir[tl] == '/')) {
+	if (path_inside(p->objdir, in->tree)) {
 		kf_diag_add(d, KF_ERROR, p->objdir, 0, 0,
 			    "the build directory is inside the source tree: give -O a directory outside it");
 		return -1;

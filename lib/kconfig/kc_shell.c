@@ -7,7 +7,9 @@
  * whole environment, and the identity (path, size, mtime, inode) of every
  * executable the command names (found on PATH or by absolute path), so a
  * new compiler, a changed script or a changed environment never serves a
- * stale value.  Cache files are written atomically, so concurrent kfit
+ * stale value; a command that runs a script is also keyed on what the
+ * script can find by itself (key_add_script_view): a program installed
+ * in a PATH directory, Rust's library source.  Cache files are written atomically, so concurrent kfit
  * processes share them safely, and carry their length, an end marker and
  * a checksum (kf_cache_write): a truncated or corrupted one is a miss,
  * run again and rewritten.  Output is read as conf reads it (4096 bytes,
@@ -51,17 +53,32 @@ static void key_add(struct key *k, const void *p, size_t n)
 	k->b = fnv64(k->b, "\x01", 1);
 }
 
-/* The identity of the executable word runs ("PATH:size:mtime:inode"), or
- * NULL when it names none: an absolute path, else the first match on
- * PATH, as the shell would run it. */
+/* Does the file start with "#!" (a script, which may look for programs
+ * and files itself)? */
+static bool is_script(const char *file)
+{
+	char head[2] = {0, 0};
+	int fd = open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return false;
+	bool yes = read(fd, head, 2) == 2 && head[0] == '#' && head[1] == '!';
+	close(fd);
+	return yes;
+}
+
+/* The identity of the executable word runs ("PATH:size:mtime:inode", with
+ * " script" after it for a script), or NULL when it names none: an
+ * absolute path, else the first match on PATH, as the shell would run
+ * it. */
 static char *binary_of(const char *word, size_t n, const char *path)
 {
 	struct stat st;
 	if (word[0] == '/') {
 		if (stat(word, &st) == 0 && S_ISREG(st.st_mode))
-			return kf_xasprintf("%s:%lld:%lld.%09ld:%llu", word, (long long)st.st_size,
+			return kf_xasprintf("%s:%lld:%lld.%09ld:%llu%s", word, (long long)st.st_size,
 					    (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec,
-					    (unsigned long long)st.st_ino);
+					    (unsigned long long)st.st_ino,
+					    is_script(word) ? " script" : "");
 		return NULL;
 	}
 	if (strchr(word, '/') || !path)
@@ -76,11 +93,12 @@ static char *binary_of(const char *word, size_t n, const char *path)
 			full[dl] = '/';
 			memcpy(full + dl + 1, word, n + 1);
 			if (stat(full, &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & 0111))
-				return kf_xasprintf("%s:%lld:%lld.%09ld:%llu", full,
+				return kf_xasprintf("%s:%lld:%lld.%09ld:%llu%s", full,
 						    (long long)st.st_size,
 						    (long long)st.st_mtim.tv_sec,
 						    st.st_mtim.tv_nsec,
-						    (unsigned long long)st.st_ino);
+						    (unsigned long long)st.st_ino,
+						    is_script(full) ? " script" : "");
 		}
 		if (!e)
 			break;
@@ -89,12 +107,57 @@ static char *binary_of(const char *word, size_t n, const char *path)
 	return NULL;
 }
 
-/* Add the identity of every word of cmd that names an executable.  Each
+/* The state of a directory ("DIR:mtime:inode", or "DIR:-"), added to k. */
+static void key_add_dir(struct key *k, const char *dir, size_t n)
+{
+	char buf[8192];
+	struct stat st;
+	if (n >= 4096)
+		return;
+	int l = snprintf(buf, sizeof(buf), "%.*s", (int)n, dir);
+	if (stat(buf, &st) == 0)
+		snprintf(buf + l, sizeof(buf) - (size_t)l, ":%lld.%09ld:%llu",
+			 (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec,
+			 (unsigned long long)st.st_ino);
+	else
+		snprintf(buf + l, sizeof(buf) - (size_t)l, ":-");
+	key_add(k, buf, strlen(buf));
+}
+
+/*
+ * What a script can see beyond the programs its command names: it may
+ * look programs up itself (`command -v`, programs named by environment
+ * variables such as $BINDGEN), so the state of every PATH directory
+ * (installing or removing a program changes it); and
+ * scripts/rust_is_available.sh tests for the Rust standard library's
+ * source in rustc's sysroot, which for a rustc in PREFIX/bin is
+ * PREFIX/lib/rustlib/src/rust/library (Debian's rust-src), so that
+ * directory's state for each PATH directory's parent.
+ */
+static void key_add_script_view(struct key *k, const char *path)
+{
+	static const char *const probes[] = {"/../lib/rustlib/src/rust/library"};
+	for (const char *d = path; d && *d;) {
+		const char *e = strchr(d, ':');
+		size_t dl = e ? (size_t)(e - d) : strlen(d);
+		key_add_dir(k, d, dl);
+		for (size_t i = 0; i < sizeof(probes) / sizeof(probes[0]); i++) {
+			char *p = kf_xasprintf("%.*s%s", (int)dl, d, probes[i]);
+			key_add_dir(k, p, strlen(p));
+			free(p);
+		}
+		d = e ? e + 1 : NULL;
+	}
+}
+
+/* Add the identity of every word of cmd that names an executable, and
+ * when one is a script, what it can see (key_add_script_view).  Each
  * word is looked up once per tree (the ~90 commands of a kernel repeat
  * gcc, -Werror, -c, /dev/null...: 15000 failing stat() calls a load
  * before). */
 static void key_add_binaries(kc_tree *t, struct key *k, const char *cmd)
 {
+	bool script = false;
 	const char *path = pp_getenv(t, "PATH");
 	const char *p = cmd;
 	while (*p) {
@@ -116,9 +179,14 @@ static void key_add_binaries(kc_tree *t, struct key *k, const char *cmd)
 			t->bin_id[i] = binary_of(word, n, path);
 			kf_strmap_put(&t->bin_seen, word, i);
 		}
-		if (t->bin_id[i])
+		if (t->bin_id[i]) {
 			key_add(k, t->bin_id[i], strlen(t->bin_id[i]));
+			size_t l = strlen(t->bin_id[i]);
+			script = script || (l > 7 && !strcmp(t->bin_id[i] + l - 7, " script"));
+		}
 	}
+	if (script)
+		key_add_script_view(k, path);
 }
 
 /* Variables that change with the shell session but cannot change what a

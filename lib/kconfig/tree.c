@@ -402,8 +402,10 @@ static char *tree_inside(const char *dir)
 	closedir(dh);
 	char *r = NULL;
 	if (count == 1) {
+		/* a directory, not a link to one: the tree stays in the cache */
 		char *p = kf_xasprintf("%s/%s", dir, only);
-		if (kf_is_dir(p))
+		struct stat st;
+		if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode))
 			r = p;
 		else
 			free(p);
@@ -465,6 +467,13 @@ char *kf_tree_extract(const char *tarball, const char *cache_dir,
 		kf_diag_add(d, KF_ERROR, lock, 0, 0, "cannot open lock file: %s",
 			    strerror(errno));
 		goto fail;
+	}
+	if (flock(lfd, LOCK_EX | LOCK_NB) < 0 && errno == EWOULDBLOCK && progress) {
+		/* a stopped or slow kfit holds it: say what is awaited */
+		char *msg = kf_xasprintf("waiting for another kfit to finish extracting %s "
+					 "into %s (it holds %s)", abs_tar, dir, lock);
+		progress(msg, ctx);
+		free(msg);
 	}
 	while (flock(lfd, LOCK_EX) < 0) {
 		if (errno != EINTR) {

@@ -6,6 +6,7 @@
  * knows the include chain that brought it in.
  */
 #include "profile_internal.h"
+#include "kfit/hashmap.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -13,16 +14,33 @@
 
 /* A requirement on its way up, tagged with the slot that brought it. */
 typedef struct rentry {
-	prof_req *r; /* the copy (in the set's arena) */
+	prof_req *r; /* the copy (in the set's arena); NULL once removed */
 	int slot;    /* 0 init, 1 lsm, 2 firewall, -1 none */
 } rentry;
 
-/* A growing list of entries. */
+/* A growing list of entries, each (requirement, slot) once, with an index
+ * from symbol names to entries so that a drop or an override costs what
+ * it removes, not the length of the list. */
 typedef struct rlist {
-	rentry *v;    /* entries */
-	size_t n;     /* how many */
-	size_t alloc; /* capacity */
+	rentry *v;        /* entries, removed ones included */
+	size_t n;         /* how many */
+	size_t alloc;     /* capacity */
+	kf_hindex have;   /* live entries by (requirement, slot) */
+	kf_strmap syms;   /* newest symbol name -> its last link + 1 */
+	size_t *link_ent; /* per link: an entry naming the symbol */
+	size_t *link_prev; /* per link: the symbol's previous link + 1, 0: none */
+	size_t nlink;     /* links */
+	size_t alloc_ent; /* capacity of link_ent */
+	size_t alloc_prev; /* capacity of link_prev */
 } rlist;
+
+/* One profile instance's collected list, kept to reuse when the same
+ * profile is reached again (a diamond of includes). */
+typedef struct rmemo {
+	rentry *v; /* its live entries */
+	size_t n;  /* how many */
+	int rc;    /* what collecting it returned */
+} rmemo;
 
 /* Resolution state. */
 typedef struct rctx {
@@ -31,12 +49,17 @@ typedef struct rctx {
 	kf_diags *d;       /* errors */
 	int nerr;          /* errors added */
 	size_t visits;     /* profiles collected so far (bounded) */
+	kf_strmap done;    /* profile instance -> index in memo */
+	rmemo *memo;       /* collected profiles */
+	size_t nmemo;      /* how many */
+	size_t alloc_memo; /* capacity of memo */
+	char *edge;        /* per chain position: how it was reached ('i'
+			      include or slot, 'h' inherit) */
 } rctx;
 
 /* Bounds on includes, so that a hostile database cannot recurse without
- * end or make the (path-copying) collection explode: real chains are ten
- * profiles deep and collect a few dozen; merging is quadratic in what
- * was collected, so the bound is low enough to stay fast. */
+ * end: real chains are ten profiles deep; each profile instance is
+ * collected once (a second route reuses its list). */
 #define PROF_MAX_DEPTH 256
 #define PROF_MAX_VISITS 4096
 
@@ -175,36 +198,86 @@ static bool wants_compatible(const prof_alt *a, const prof_alt *b)
 	return true;
 }
 
-static void rl_push(rlist *l, prof_req *r, int slot)
+typedef struct rkey {
+	const prof_req *r; /* the requirement */
+	int slot;          /* its slot */
+} rkey;
+
+static uint32_t rkey_hash(const prof_req *r, int slot)
 {
+	return kf_hash_mem(&r, sizeof(r)) ^ (uint32_t)(slot + 1) * 0x9e3779b1u;
+}
+
+static bool rkey_eq(const void *ctx, size_t i, const void *key)
+{
+	const rlist *l = ctx;
+	const rkey *k = key;
+	return l->v[i].r == k->r && l->v[i].slot == k->slot;
+}
+
+static void rl_link(rlist *l, const char *newest, size_t ent)
+{
+	size_t prev = 0;
+	kf_strmap_get(&l->syms, newest, &prev);
+	KF_GROW(l->link_ent, l->nlink + 1, l->alloc_ent);
+	KF_GROW(l->link_prev, l->nlink + 1, l->alloc_prev);
+	l->link_ent[l->nlink] = ent;
+	l->link_prev[l->nlink] = prev;
+	l->nlink++;
+	kf_strmap_put(&l->syms, newest, l->nlink);
+}
+
+/* Append (r, slot) unless the list holds it already. */
+static void rl_push(const prof_db *db, rlist *l, prof_req *r, int slot)
+{
+	rkey k = {r, slot};
+	uint32_t h = rkey_hash(r, slot);
+	if (kf_hindex_find(&l->have, h, rkey_eq, l, &k) != KF_HINDEX_NONE)
+		return;
 	KF_GROW(l->v, l->n + 1, l->alloc);
 	l->v[l->n].r = r;
 	l->v[l->n].slot = slot;
+	kf_hindex_add(&l->have, h, l->n);
+	for (size_t i = 0; i < r->nalts; i++)
+		rl_link(l, i ? prof_sym_newest(db, r->alts[i].sym) : r->key, l->n);
 	l->n++;
 }
 
-/* Does any alternative of r name sym (renames applied)? */
-static bool req_names(const prof_db *db, const prof_req *r, const char *newest)
+static void rl_release(rlist *l)
 {
-	for (size_t i = 0; i < r->nalts; i++)
-		if (!strcmp(prof_sym_newest(db, r->alts[i].sym), newest))
-			return true;
-	return false;
+	free(l->v);
+	kf_hindex_release(&l->have);
+	kf_strmap_release(&l->syms);
+	free(l->link_ent);
+	free(l->link_prev);
+	memset(l, 0, sizeof(*l));
 }
 
-/* Remove entries matching sym (or slot when slot >= 0); count removed. */
-static size_t rl_remove(rctx *c, rlist *l, const char *newest, int slot)
+/* Remove entry i (it stays in the index, which then no longer matches). */
+static bool rl_kill(rlist *l, size_t i)
 {
-	size_t o = 0, removed = 0;
-	for (size_t i = 0; i < l->n; i++) {
-		bool hit = newest ? req_names(c->db, l->v[i].r, newest) : l->v[i].slot == slot;
-		if (hit)
-			removed++;
-		else
-			l->v[o++] = l->v[i];
-	}
-	l->n = o;
+	if (!l->v[i].r)
+		return false;
+	l->v[i].r = NULL;
+	return true;
+}
+
+/* Remove entries naming sym (newest name) in any alternative; count them. */
+static size_t rl_remove_sym(rlist *l, const char *newest)
+{
+	size_t removed = 0, link = 0;
+	kf_strmap_get(&l->syms, newest, &link);
+	for (; link; link = l->link_prev[link - 1])
+		removed += rl_kill(l, l->link_ent[link - 1]);
 	return removed;
+}
+
+/* Remove the entries a slot brought. */
+static void rl_remove_slot(rlist *l, int slot)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (l->v[i].r && l->v[i].slot == slot)
+			rl_kill(l, i);
 }
 
 /* Copy a requirement for the set, with chain and key. */
@@ -325,20 +398,32 @@ static void kernel_range(const prof_db *db, const prof_profile *p, uint32_t *lo,
 static int collect(rctx *c, const char *name, prof_loc via, const char **chain,
 		   size_t nchain, rlist *out);
 
+/* Report the loop closing at chain[i]: an inherit loop when every step of
+ * it is an inherit, else an include cycle. */
+static void report_loop(rctx *c, const char *name, prof_loc via, const char **chain,
+			size_t nchain, size_t i, int tag)
+{
+	bool inherit = tag == -2;
+	kf_strbuf sb = KF_STRBUF_INIT;
+	for (size_t k = i; k < nchain; k++) {
+		if (k > i && c->edge[k] != 'h')
+			inherit = false;
+		kf_strbuf_addf(&sb, "%s -> ", chain[k]);
+	}
+	kf_strbuf_addstr(&sb, name);
+	kf_diag_add(c->d, KF_ERROR, via.file, via.line, via.col, "%s: %s",
+		    inherit ? "inherit loop" : "include cycle", kf_strbuf_str(&sb));
+	kf_strbuf_release(&sb);
+	c->nerr++;
+}
+
 /* Collect a referenced profile (include, inherit or slot) into out. */
 static int collect_ref(rctx *c, const char *name, prof_loc via, const char **chain,
 		       size_t nchain, rlist *out, int tag)
 {
 	for (size_t i = 0; i < nchain; i++)
 		if (!strcmp(chain[i], name)) {
-			kf_strbuf sb = KF_STRBUF_INIT;
-			for (size_t k = i; k < nchain; k++)
-				kf_strbuf_addf(&sb, "%s -> ", chain[k]);
-			kf_strbuf_addstr(&sb, name);
-			kf_diag_add(c->d, KF_ERROR, via.file, via.line, via.col,
-				    "include cycle: %s", kf_strbuf_str(&sb));
-			kf_strbuf_release(&sb);
-			c->nerr++;
+			report_loop(c, name, via, chain, nchain, i, tag);
 			return -1;
 		}
 	if (nchain >= PROF_MAX_DEPTH) {
@@ -348,20 +433,13 @@ static int collect_ref(rctx *c, const char *name, prof_loc via, const char **cha
 		c->nerr++;
 		return -1;
 	}
-	if (++c->visits > PROF_MAX_VISITS) {
-		if (c->visits == PROF_MAX_VISITS + 1) {
-			kf_diag_add(c->d, KF_ERROR, via.file, via.line, via.col,
-				    "includes expand to more than %d profiles (%s and what it includes)",
-				    PROF_MAX_VISITS, nchain ? chain[0] : name);
-			c->nerr++;
-		}
-		return -1;
-	}
-	rlist tmp = {NULL, 0, 0};
+	c->edge[nchain] = tag == -2 ? 'h' : 'i';
+	rlist tmp = {0};
 	int rc = collect(c, name, via, chain, nchain, &tmp);
 	for (size_t i = 0; i < tmp.n; i++)
-		rl_push(out, tmp.v[i].r, tag == -2 ? tmp.v[i].slot : tag);
-	free(tmp.v);
+		if (tmp.v[i].r)
+			rl_push(c->db, out, tmp.v[i].r, tag == -2 ? tmp.v[i].slot : tag);
+	rl_release(&tmp);
 	return rc;
 }
 
@@ -374,6 +452,20 @@ static bool param_ok(const prof_cond *cd, long param)
 	if (cd->pmax >= 0 && param >= cd->pmax)
 		return false;
 	return true;
+}
+
+/* Keep what collecting inst gave, for the next time it is reached. */
+static void remember(rctx *c, const char *inst, const rlist *out, int rc)
+{
+	KF_GROW(c->memo, c->nmemo + 1, c->alloc_memo);
+	rmemo *m = &c->memo[c->nmemo];
+	m->v = kf_xmalloc((out->n ? out->n : 1) * sizeof(*m->v));
+	m->n = 0;
+	for (size_t i = 0; i < out->n; i++)
+		if (out->v[i].r)
+			m->v[m->n++] = out->v[i];
+	m->rc = rc;
+	kf_strmap_put(&c->done, inst, c->nmemo++);
 }
 
 static int collect(rctx *c, const char *name, prof_loc via, const char **chain,
@@ -392,6 +484,22 @@ static int collect(rctx *c, const char *name, prof_loc via, const char **chain,
 	kf_diags_release(&tmpd);
 	const char *inst = param >= 0 ? kf_arena_printf(c->arena, "%s-%ld", p->stem, param)
 				      : p->name;
+	size_t m;
+	if (kf_strmap_get(&c->done, inst, &m)) {
+		/* reached before: the same list (its errors were reported) */
+		for (size_t i = 0; i < c->memo[m].n; i++)
+			rl_push(c->db, out, c->memo[m].v[i].r, c->memo[m].v[i].slot);
+		return c->memo[m].rc;
+	}
+	if (++c->visits > PROF_MAX_VISITS) {
+		if (c->visits == PROF_MAX_VISITS + 1) {
+			kf_diag_add(c->d, KF_ERROR, via.file, via.line, via.col,
+				    "includes expand to more than %d profiles (%s and what it includes)",
+				    PROF_MAX_VISITS, nchain ? chain[0] : name);
+			c->nerr++;
+		}
+		return -1;
+	}
 	const char **ch = kf_arena_alloc(c->arena, (nchain + 1) * sizeof(*ch));
 	if (nchain)
 		memcpy(ch, chain, nchain * sizeof(*ch));
@@ -405,7 +513,7 @@ static int collect(rctx *c, const char *name, prof_loc via, const char **chain,
 		const char *own = s == 0 ? p->init : s == 1 ? p->lsm : p->firewall;
 		if (!own)
 			continue;
-		rl_remove(c, out, NULL, s);
+		rl_remove_slot(out, s);
 		if (strcmp(own, "none") &&
 		    collect_ref(c, own, p->slot_loc[s], ch, nch, out, s) < 0)
 			rc = -1;
@@ -420,7 +528,7 @@ static int collect(rctx *c, const char *name, prof_loc via, const char **chain,
 		const prof_stmt *st = &p->stmts[i];
 		if (st->kind == PROF_ST_DROP) {
 			const char *nw = prof_sym_newest(c->db, st->name);
-			if (!rl_remove(c, out, nw, -1)) {
+			if (!rl_remove_sym(out, nw)) {
 				kf_diag_add(c->d, KF_ERROR, st->name_loc.file, st->name_loc.line,
 					    st->name_loc.col,
 					    "drop of %s matches no inherited or included requirement",
@@ -434,7 +542,7 @@ static int collect(rctx *c, const char *name, prof_loc via, const char **chain,
 				continue;
 			if (r->override) {
 				const char *nw = prof_sym_newest(c->db, r->alts[0].sym);
-				if (!rl_remove(c, out, nw, -1)) {
+				if (!rl_remove_sym(out, nw)) {
 					kf_diag_add(c->d, KF_ERROR, r->alts[0].loc.file,
 						    r->alts[0].loc.line, r->alts[0].loc.col,
 						    "override of %s matches no inherited or included requirement",
@@ -443,9 +551,10 @@ static int collect(rctx *c, const char *name, prof_loc via, const char **chain,
 					rc = -1;
 				}
 			}
-			rl_push(out, req_copy(c, r, inst, ch, nch), -1);
+			rl_push(c->db, out, req_copy(c, r, inst, ch, nch), -1);
 		}
 	}
+	remember(c, inst, out, rc);
 	return rc;
 }
 
@@ -454,19 +563,52 @@ static const char *loc_text(kf_arena *a, prof_loc l)
 	return kf_arena_printf(a, "%s:%d:%d", l.file ? l.file : "?", l.line, l.col);
 }
 
+/* Group the set's requirements by key: member lists their indices group
+ * after group, each group in order; start[j] is where j's group begins. */
+static void key_groups(const prof_set *s, size_t **member, size_t **start)
+{
+	kf_strmap gid = {0};
+	size_t *g = kf_xmalloc((s->n ? s->n : 1) * sizeof(*g));
+	size_t ng = 0;
+	for (size_t j = 0; j < s->n; j++)
+		if (!kf_strmap_get(&gid, s->reqs[j]->key, &g[j]))
+			kf_strmap_put(&gid, s->reqs[j]->key, g[j] = ng++);
+	kf_strmap_release(&gid);
+	size_t *off = kf_xcalloc(ng + 1, sizeof(*off));
+	for (size_t j = 0; j < s->n; j++)
+		off[g[j] + 1]++;
+	for (size_t k = 0; k < ng; k++)
+		off[k + 1] += off[k];
+	*member = kf_xmalloc((s->n ? s->n : 1) * sizeof(**member));
+	*start = kf_xmalloc((s->n ? s->n : 1) * sizeof(**start));
+	size_t *fill = kf_xmalloc((ng ? ng : 1) * sizeof(*fill));
+	memcpy(fill, off, ng * sizeof(*fill));
+	for (size_t j = 0; j < s->n; j++) {
+		(*member)[fill[g[j]]++] = j;
+		(*start)[j] = off[g[j]];
+	}
+	free(fill);
+	free(off);
+	free(g);
+}
+
 /* Conflicts between requires; recommends a require contradicts are shadowed. */
 static void find_conflicts(rctx *c, prof_set *s)
 {
 	/* pairs already reported, to report a conflict once */
 	const prof_req **seen = NULL;
 	size_t nseen = 0, seenalloc = 0;
+	size_t *member = NULL, *start = NULL;
+	key_groups(s, &member, &start);
 	for (size_t j = 0; j < s->n; j++) {
 		prof_req *b = s->reqs[j];
 		if (b->nalts != 1)
 			continue;
-		for (size_t i = 0; i < j; i++) {
-			prof_req *a = s->reqs[i];
-			if (a->nalts != 1 || strcmp(a->key, b->key) || !cond_overlap(&a->cond, &b->cond))
+		/* only requirements on the same symbol can conflict: the earlier
+		 * ones of b's group, in order */
+		for (size_t g = start[j]; member[g] != j; g++) {
+			prof_req *a = s->reqs[member[g]];
+			if (a->nalts != 1 || !cond_overlap(&a->cond, &b->cond))
 				continue;
 			if (wants_compatible(&a->alts[0], &b->alts[0]))
 				continue;
@@ -499,6 +641,49 @@ static void find_conflicts(rctx *c, prof_set *s)
 		}
 	}
 	free(seen);
+	free(member);
+	free(start);
+}
+
+/* The same statement of the same profile instance (file, line, level). */
+static bool same_stmt(const prof_req *q, const prof_req *r)
+{
+	return q->loc.line == r->loc.line && q->level == r->level && q->loc.file &&
+	       r->loc.file && !strcmp(q->loc.file, r->loc.file) && q->profile && r->profile &&
+	       !strcmp(q->profile, r->profile);
+}
+
+static uint32_t stmt_hash(const prof_req *r)
+{
+	uint32_t h = r->loc.file ? kf_hash_str(r->loc.file) : 0;
+	h ^= r->profile ? kf_hash_str(r->profile) * 31u : 0;
+	return h ^ ((uint32_t)r->loc.line * 0x9e3779b1u) ^ (uint32_t)r->level;
+}
+
+static bool stmt_eq(const void *ctx, size_t i, const void *key)
+{
+	const prof_set *s = ctx;
+	return same_stmt(s->reqs[i], key);
+}
+
+/* The set's requirements: a profile reached twice (debian-12 includes
+ * systemd-252, and systemd-252 is named too) gives the same requirement
+ * twice: keep the first, with its include chain. */
+static void set_reqs(prof_set *s, const rlist *all)
+{
+	kf_hindex idx = {0};
+	s->reqs = kf_arena_alloc(s->arena, (all->n ? all->n : 1) * sizeof(*s->reqs));
+	for (size_t i = 0; i < all->n; i++) {
+		prof_req *r = all->v[i].r;
+		if (!r)
+			continue;
+		uint32_t h = stmt_hash(r);
+		if (kf_hindex_find(&idx, h, stmt_eq, s, r) != KF_HINDEX_NONE)
+			continue;
+		kf_hindex_add(&idx, h, s->n);
+		s->reqs[s->n++] = r;
+	}
+	kf_hindex_release(&idx);
 }
 
 prof_set *prof_flatten(prof_db *db, const char *const *names, size_t n, kf_diags *d)
@@ -506,8 +691,9 @@ prof_set *prof_flatten(prof_db *db, const char *const *names, size_t n, kf_diags
 	prof_set *s = kf_xcalloc(1, sizeof(*s));
 	s->arena = kf_arena_new();
 	s->initramfs = PROF_INITRAMFS_UNKNOWN;
-	rctx c = {db, s->arena, d, 0, 0};
-	rlist all = {NULL, 0, 0};
+	rctx c = {.db = db, .arena = s->arena, .d = d};
+	c.edge = kf_xcalloc(PROF_MAX_DEPTH + 1, 1);
+	rlist all = {0};
 	s->names = kf_arena_alloc(s->arena, (n ? n : 1) * sizeof(*s->names));
 	for (size_t i = 0; i < n; i++) {
 		long param;
@@ -531,25 +717,15 @@ prof_set *prof_flatten(prof_db *db, const char *const *names, size_t n, kf_diags
 				s->firewall = slot_value(db, p, 2, 0);
 		}
 		prof_loc none = {NULL, 0, 0};
-		collect(&c, names[i], none, NULL, 0, &all);
+		collect_ref(&c, names[i], none, NULL, 0, &all, -2);
 	}
-	s->reqs = kf_arena_alloc(s->arena, (all.n ? all.n : 1) * sizeof(*s->reqs));
-	for (size_t i = 0; i < all.n; i++) {
-		/* a profile reached twice (debian-12 includes systemd-252, and
-		 * systemd-252 is named too) gives the same requirement twice:
-		 * keep the first, with its include chain */
-		const prof_req *r = all.v[i].r;
-		bool dup = false;
-		for (size_t k = 0; k < s->n && !dup; k++) {
-			const prof_req *q = s->reqs[k];
-			dup = q->loc.line == r->loc.line && q->level == r->level &&
-			      q->loc.file && r->loc.file && !strcmp(q->loc.file, r->loc.file) &&
-			      q->profile && r->profile && !strcmp(q->profile, r->profile);
-		}
-		if (!dup)
-			s->reqs[s->n++] = all.v[i].r;
-	}
-	free(all.v);
+	set_reqs(s, &all);
+	rl_release(&all);
+	for (size_t i = 0; i < c.nmemo; i++)
+		free(c.memo[i].v);
+	free(c.memo);
+	kf_strmap_release(&c.done);
+	free(c.edge);
 	find_conflicts(&c, s);
 	if (c.nerr) {
 		prof_set_free(s);

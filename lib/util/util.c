@@ -60,28 +60,43 @@ static void *alloc_big(size_t n)
 	return advise_huge(p, n);
 }
 
+/* The one process-wide setting: what a failed allocation calls. */
+static kf_oom_fn *oom_fn;
+
+void kf_set_oom_handler(kf_oom_fn *fn)
+{
+	oom_fn = fn;
+}
+
+static _Noreturn void oom(size_t n)
+{
+	if (oom_fn)
+		oom_fn(n);
+	abort();
+}
+
 void *kf_xmalloc(size_t n)
 {
 	void *p = alloc_big(n);
 	if (!p)
-		abort();
+		oom(n);
 	return p;
 }
 
 void *kf_xcalloc(size_t n, size_t sz)
 {
 	if (sz && n > SIZE_MAX / sz)
-		abort();
+		oom(SIZE_MAX);
 	size_t len = n * sz;
 	if (len < HUGE_EXTENT) {
 		void *p = calloc(n ? n : 1, sz ? sz : 1);
 		if (!p)
-			abort();
+			oom(len);
 		return p;
 	}
 	void *p = alloc_big(len);
 	if (!p)
-		abort();
+		oom(len);
 	return memset(p, 0, len);
 }
 
@@ -89,7 +104,7 @@ void *kf_xrealloc(void *p, size_t n)
 {
 	p = realloc(p, n ? n : 1);
 	if (!p)
-		abort();
+		oom(n);
 	return advise_huge(p, n);
 }
 
@@ -172,8 +187,8 @@ void kf_arena_free(kf_arena *a)
 	free(a);
 }
 
-/* A zeroed block of map bytes (header included); aborts when out of
- * memory, as kf_xmalloc does. */
+/* A zeroed block of map bytes (header included); out of memory ends as
+ * in kf_xmalloc. */
 static struct kf_arena_block *block_map(size_t map)
 {
 	void *p;
@@ -182,7 +197,7 @@ static struct kf_arena_block *block_map(size_t map)
 		char *q = mmap(NULL, 2 * map, PROT_READ | PROT_WRITE,
 			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (q == MAP_FAILED)
-			abort();
+			oom(2 * map);
 		uintptr_t al = ((uintptr_t)q + map - 1) & ~(uintptr_t)(map - 1);
 		size_t head = (size_t)(al - (uintptr_t)q);
 		if (head)
@@ -195,7 +210,7 @@ static struct kf_arena_block *block_map(size_t map)
 	} else {
 		p = mmap(NULL, map, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (p == MAP_FAILED)
-			abort();
+			oom(map);
 	}
 	struct kf_arena_block *b = p;
 	b->map = map;
@@ -1054,6 +1069,19 @@ char *kf_cache_dir(kf_diags *d)
 		kf_diag_add(d, KF_ERROR, NULL, 0, 0,
 			    "no cache directory: set HOME, XDG_CACHE_HOME or KFIT_CACHE_DIR");
 		return NULL;
+	}
+	if (*dir != '/') {
+		/* absolute: $(srctree) of a tree in it is run from elsewhere */
+		char *cwd = getcwd(NULL, 0);
+		char *abs = cwd ? kf_xasprintf("%s/%s", cwd, dir) : NULL;
+		free(cwd);
+		free(dir);
+		if (!abs) {
+			kf_diag_add(d, KF_ERROR, NULL, 0, 0, "cannot resolve the cache directory: %s",
+				    strerror(errno));
+			return NULL;
+		}
+		dir = abs;
 	}
 	if (kf_mkdir_p(dir, 0700) < 0) {
 		kf_diag_add(d, KF_ERROR, dir, 0, 0, "cannot create cache directory: %s",
