@@ -53,27 +53,6 @@ const char cmd_build_usage[] =
 	"exit status: 0 built, 1 a prerequisite is missing or the build failed,\n"
 	"2 bad usage or bad input\n";
 
-/* Quote a word for a POSIX shell when it needs it (for --dry-run). */
-static void shell_word(kf_strbuf *sb, const char *w)
-{
-	bool plain = *w != 0;
-	for (const char *p = w; *p; p++)
-		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+=/.,:@%", *p))
-			plain = false;
-	if (plain) {
-		kf_strbuf_addstr(sb, w);
-		return;
-	}
-	kf_strbuf_addch(sb, '\'');
-	for (const char *p = w; *p; p++) {
-		if (*p == '\'')
-			kf_strbuf_addstr(sb, "'\\''");
-		else
-			kf_strbuf_addch(sb, *p);
-	}
-	kf_strbuf_addch(sb, '\'');
-}
-
 /* This machine's os-release ID and ID_LIKE (malloc'd, or NULL). */
 static void host_os(char **id, char **id_like)
 {
@@ -215,13 +194,21 @@ static void make_argv(argvec *a, const char *tree, const char *obj, const char *
 static void print_cmd(const argvec *a)
 {
 	kf_strbuf sb = KF_STRBUF_INIT;
-	for (int i = 0; i < a->n; i++) {
-		if (i)
-			kf_strbuf_addch(&sb, ' ');
-		shell_word(&sb, a->v[i]);
-	}
+	cli_shell_words(&sb, (const char *const *)a->v);
 	printf("%s\n", kf_strbuf_str(&sb));
 	kf_strbuf_release(&sb);
+}
+
+/* A '#' line of --dry-run (text is freed): values in it are data, shown
+ * with control characters escaped so that a newline cannot end the
+ * comment and make the rest a command. */
+static void print_comment(char *text)
+{
+	kf_strbuf sb = KF_STRBUF_INIT;
+	cli_add_text(&sb, text, false);
+	printf("# %s\n", kf_strbuf_str(&sb));
+	kf_strbuf_release(&sb);
+	free(text);
 }
 
 /* Run make with the progress bar; its exit status. */
@@ -504,23 +491,24 @@ int cmd_build(int argc, char **argv)
 	}
 
 	if (dry) {
-		printf("# %s, ARCH=%s, format %s (%s), about %zu objects\n", tree, arch,
-		       kf_pkg_format_name(format), format_why,
-		       kf_build_count_objects(tree, bi.srcarch, cfg));
+		print_comment(kf_xasprintf("%s, ARCH=%s, format %s (%s), about %zu objects", tree,
+					   arch, kf_pkg_format_name(format), format_why,
+					   kf_build_count_objects(tree, bi.srcarch, cfg)));
 		for (size_t i = 0; i < needs.n; i++)
 			if (!needs.v[i].present)
-				printf("# missing: %s (package %s): %s\n", needs.v[i].what,
-				       needs.v[i].package ? needs.v[i].package : "?", needs.v[i].why);
+				print_comment(kf_xasprintf("missing: %s (package %s): %s",
+							   needs.v[i].what,
+							   needs.v[i].package ? needs.v[i].package : "?", needs.v[i].why));
 		kf_strbuf sb = KF_STRBUF_INIT;
 		kf_strbuf_addstr(&sb, "mkdir -p ");
-		shell_word(&sb, objdir);
+		cli_shell_word(&sb, objdir);
 		const char *unpack = unpacker(config);
 		kf_strbuf_addf(&sb, " && %s ", unpack ? unpack : "cp");
-		shell_word(&sb, config);
+		cli_shell_word(&sb, config);
 		if (unpack)
 			kf_strbuf_addstr(&sb, " >");
 		kf_strbuf_addch(&sb, ' ');
-		shell_word(&sb, objdir);
+		cli_shell_word(&sb, objdir);
 		kf_strbuf_addstr(&sb, "/.config");
 		printf("%s\n", kf_strbuf_str(&sb));
 		kf_strbuf_release(&sb);
@@ -528,8 +516,9 @@ int cmd_build(int argc, char **argv)
 		if (format == KF_PKG_PLAIN) {
 			if (inst.n)
 				print_cmd(&inst);
-			printf("# then the image (make -s image_name), System.map and .config into %s/boot\n",
-			       stage);
+			print_comment(kf_xasprintf("then the image (make -s image_name), System.map "
+						   "and .config into %s/boot",
+					   stage));
 		}
 		free(stage);
 		rc = needs.nmissing ? KF_EXIT_UNMET : KF_EXIT_OK;
@@ -543,9 +532,14 @@ int cmd_build(int argc, char **argv)
 		for (size_t i = 0; i < needs.n; i++) {
 			if (needs.v[i].present)
 				continue;
-			fprintf(stderr, "  %-28s %s\n", needs.v[i].what, needs.v[i].why);
-			if (needs.v[i].package)
-				kf_strbuf_addf(&pk, " %s", needs.v[i].package);
+			kf_strbuf line = KF_STRBUF_INIT;
+			kf_strbuf_addf(&line, "  %-28s %s\n", needs.v[i].what, needs.v[i].why);
+			cli_put_text(kf_strbuf_str(&line), stderr);
+			kf_strbuf_release(&line);
+			if (needs.v[i].package) {
+				kf_strbuf_addch(&pk, ' ');
+				cli_shell_word(&pk, needs.v[i].package);
+			}
 			else
 				unknown = true;
 		}

@@ -320,6 +320,23 @@ static void print_summary(const kf_gen_result *r, kc_tree *t, const prof_db *db,
 	}
 }
 
+/* "kfit: next: kfit build ...": the command that builds exactly the
+ * file written, as the user would type it here, quoted for pasting. */
+static void print_next(const char *tree, const char *arch, const char *out)
+{
+	const char *cmd[9] = {"kfit", "build"}, **a = cmd + 2;
+	if (tree)
+		*a++ = "-k", *a++ = tree;
+	if (arch)
+		*a++ = "-a", *a++ = arch;
+	if (out)
+		*a++ = "-c", *a++ = out;
+	kf_strbuf sb = KF_STRBUF_INIT;
+	cli_shell_words(&sb, cmd);
+	fprintf(stderr, "kfit: next: %s   (or --dry-run to see its commands)\n", kf_strbuf_str(&sb));
+	kf_strbuf_release(&sb);
+}
+
 int cmd_generate(int argc, char **argv)
 {
 	const char *tree_arg = NULL, *arch = NULL, *base = NULL, *out = NULL;
@@ -469,14 +486,7 @@ int cmd_generate(int argc, char **argv)
 		if (stat(p.dest, &st) == 0 && S_ISREG(st.st_mode)) {
 			/* the command that builds exactly this file, as the user
 			 * would type it here */
-			fprintf(stderr, "kfit: next: kfit build");
-			if (tree_arg)
-				fprintf(stderr, " -k %s", tree_arg);
-			if (arch_arg)
-				fprintf(stderr, " -a %s", arch_arg);
-			if (out)
-				fprintf(stderr, " -c %s", out);
-			fprintf(stderr, "   (or --dry-run to see its commands)\n");
+			print_next(tree_arg, arch_arg, out);
 		}
 	}
 	else if (!write)
