@@ -33,6 +33,12 @@ void cli_put_text(const char *s, FILE *f);
  * \xNN (a terminal would obey them), newline and tab kept when lines is
  * true (not in a '#' comment line, where a newline would end the comment). */
 void cli_add_text(kf_strbuf *sb, const char *s, bool lines);
+/* A malloc'd copy of s (NULL: "") for one line of a terminal: every
+ * control character, newline and tab included, as \xNN. */
+char *cli_escape(const char *s);
+/* "kfit: detected NAME (REASON)" on stderr, escaped (the reason quotes
+ * os-release). */
+void cli_print_detected(const char *name, const char *reason);
 /* w as one POSIX shell word, for a command the user pastes: as it is when
  * it needs no quoting, else in single quotes. */
 void cli_shell_word(kf_strbuf *sb, const char *w);

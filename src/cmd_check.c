@@ -220,8 +220,7 @@ int cmd_check(int argc, char **argv)
 				dup |= !strcmp(po.names[k], det->profiles[i].name);
 			if (dup)
 				continue;
-			fprintf(stderr, "kfit: detected %s (%s)\n", det->profiles[i].name,
-				det->profiles[i].reason ? det->profiles[i].reason : "");
+			cli_print_detected(det->profiles[i].name, det->profiles[i].reason);
 			KF_GROW(po.names, po.nnames + 1, po.namealloc);
 			po.names[po.nnames++] = det->profiles[i].name;
 		}
@@ -331,14 +330,22 @@ int cmd_check(int argc, char **argv)
 					tag = "ok", sgr = CLI_GREEN;
 				else
 					continue;
+				/* values, paths and reasons are data */
+				char *wanted = cli_escape(x->wanted), *found = cli_escape(x->found),
+				     *file = cli_escape(r->loc.file);
 				kf_strbuf_addf(&sb, "%s%s%s: CONFIG_%s: wanted %s, found %s%s  (%s:%d, ",
 					       cli_sgr(stdout, sgr), tag, cli_sgr(stdout, CLI_RESET),
-					       x->checked, x->wanted, x->found,
-					       r->boot ? " (boot-critical)" : "", r->loc.file,
-					       r->loc.line);
+					       x->checked, wanted, found,
+					       r->boot ? " (boot-critical)" : "", file, r->loc.line);
+				free(wanted);
+				free(found);
+				free(file);
 				chain_text(&sb, r);
 				kf_strbuf_addstr(&sb, ")\n");
-				cli_wrap(&sb, r->reason ? r->reason : "", 4, 4, width);
+				kf_strbuf reason = KF_STRBUF_INIT;
+				cli_add_text(&reason, r->reason ? r->reason : "", true);
+				cli_wrap(&sb, kf_strbuf_str(&reason), 4, 4, width);
+				kf_strbuf_release(&reason);
 			}
 		/* per profile: what it asks and what is missing */
 		const char **prof = NULL;

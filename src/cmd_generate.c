@@ -454,8 +454,7 @@ int cmd_generate(int argc, char **argv)
 		if (kf_pipeline_detect(&p, &d) < 0)
 			goto fail;
 		for (size_t i = 0; i < p.ndetected; i++)
-			fprintf(stderr, "kfit: detected %s (%s)\n", p.detected[i].name,
-				p.detected[i].reason);
+			cli_print_detected(p.detected[i].name, p.detected[i].reason);
 	}
 	if (kf_pipeline_requirements(&p, &d) < 0)
 		goto fail;

@@ -7,6 +7,7 @@
  */
 #include "cli.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* Characters a shell word may hold unquoted: none of them is special to
@@ -54,6 +55,22 @@ void cli_add_text(kf_strbuf *sb, const char *s, bool lines)
 		else
 			kf_strbuf_addch(sb, (char)*p);
 	}
+}
+
+char *cli_escape(const char *s)
+{
+	kf_strbuf sb = KF_STRBUF_INIT;
+	cli_add_text(&sb, s ? s : "", false);
+	char *r = kf_strbuf_detach(&sb);
+	return r ? r : kf_xstrdup("");
+}
+
+void cli_print_detected(const char *name, const char *reason)
+{
+	char *n = cli_escape(name), *r = cli_escape(reason);
+	fprintf(stderr, "kfit: detected %s (%s)\n", n, r);
+	free(n);
+	free(r);
 }
 
 void cli_put_text(const char *s, FILE *f)
