@@ -496,9 +496,9 @@ int cmd_build(int argc, char **argv)
 					   kf_build_count_objects(tree, bi.srcarch, cfg)));
 		for (size_t i = 0; i < needs.n; i++)
 			if (!needs.v[i].present)
-				print_comment(kf_xasprintf("missing: %s (package %s): %s",
-							   needs.v[i].what,
-							   needs.v[i].package ? needs.v[i].package : "?", needs.v[i].why));
+				print_comment(kf_xasprintf(
+					"missing: %s (package %s): %s", needs.v[i].what,
+					needs.v[i].package ? needs.v[i].package : "?", needs.v[i].why));
 		kf_strbuf sb = KF_STRBUF_INIT;
 		kf_strbuf_addstr(&sb, "mkdir -p ");
 		cli_shell_word(&sb, objdir);
@@ -517,8 +517,7 @@ int cmd_build(int argc, char **argv)
 			if (inst.n)
 				print_cmd(&inst);
 			print_comment(kf_xasprintf("then the image (make -s image_name), System.map "
-						   "and .config into %s/boot",
-					   stage));
+						   "and .config into %s/boot", stage));
 		}
 		free(stage);
 		rc = needs.nmissing ? KF_EXIT_UNMET : KF_EXIT_OK;
@@ -539,8 +538,7 @@ int cmd_build(int argc, char **argv)
 			if (needs.v[i].package) {
 				kf_strbuf_addch(&pk, ' ');
 				cli_shell_word(&pk, needs.v[i].package);
-			}
-			else
+			} else
 				unknown = true;
 		}
 		if (pk.len)

@@ -131,8 +131,9 @@ size_t prof_db_similar(const prof_db *db, const char *name, kf_strbuf *sb)
 	 * for the did-you-mean of options */
 	size_t len = strlen(name), limit = len < 6 ? 1 : len / 3, best = limit + 1;
 	const char *dash = strrchr(name, '-'), *num = NULL;
-	if (dash && isdigit((unsigned char)dash[1]) && strspn(dash + 1, "0123456789") == strlen(dash + 1))
-		num = dash; /* "-256": a template "systemd-N" is tried as systemd-256 */
+	/* "-256": a template "systemd-N" is tried as systemd-256 */
+	if (dash && dash[1] && strspn(dash + 1, "0123456789") == strlen(dash + 1))
+		num = dash;
 	const char *cands[3];
 	char *made[3] = {NULL, NULL, NULL};
 	size_t n = 0;
