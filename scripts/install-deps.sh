@@ -8,7 +8,8 @@
 # the kernel's own Kconfig test suite), and Debian's kernel sources
 # and configs (linux-source-6.1/6.12, linux-config-6.1/6.12), and what
 # `kfit build` needs to build and package a kernel here: kbuild's tools
-# (pahole, kmod, cpio, rsync, fakeroot, dpkg-dev) and every Build-Depends of
+# (pahole, kmod, cpio, rsync, fakeroot, dpkg-dev, openssl for the module
+# signing key) and every Build-Depends of
 # the scripts/package/mkdebian of the trees this script provides (5.10, 6.1,
 # 6.12, 7.3): bc, bison, flex, cpio, kmod, rsync, libelf-dev, libssl-dev,
 # debhelper (debhelper-compat 12), libdw-dev and python3 (7.3), and
@@ -29,7 +30,7 @@ PACKAGES="
 	zlib1g-dev liblzma-dev
 	jq valgrind time util-linux coreutils tar groff-base bash
 	libelf-dev libssl-dev dwarves kmod cpio rsync fakeroot debhelper dpkg-dev
-	libdw-dev python3
+	libdw-dev python3 openssl
 	python3-pytest
 	linux-source-6.1 linux-source-6.12
 	linux-config-6.1 linux-config-6.12

@@ -321,6 +321,9 @@ static const struct build_need_rule {
 	{PROBE_HEADER, "openssl/opensslv.h", "libssl-dev", "openssl-devel",
 	 {"MODULE_SIG_FORMAT", "SYSTEM_TRUSTED_KEYRING", "MODULE_SIG"}, 0,
 	 "scripts/sign-file and certs/extract-cert (module signing, trusted keys) use OpenSSL"},
+	{PROBE_PROGRAM, "openssl", "openssl", "openssl", {"MODULE_SIG"}, 0,
+	 "CONFIG_MODULE_SIG with the default CONFIG_MODULE_SIG_KEY: certs/Makefile makes the "
+	 "signing key with 'openssl req'"},
 	{PROBE_PROGRAM, "pahole", "dwarves", "dwarves", {"DEBUG_INFO_BTF"}, 0,
 	 "CONFIG_DEBUG_INFO_BTF: pahole turns DWARF into BTF"},
 	{PROBE_PROGRAM, "depmod", "kmod", "kmod", {"MODULES"}, 0,
