@@ -7,8 +7,14 @@
 # check, script(1) from util-linux for the tty tests, python3-pytest for
 # the kernel's own Kconfig test suite), and Debian's kernel sources
 # and configs (linux-source-6.1/6.12, linux-config-6.1/6.12), and what
-# `kfit build` needs to build and package a kernel here (libelf and OpenSSL
-# headers, pahole, kmod, cpio, rsync, fakeroot, debhelper, dpkg-dev).  Then
+# `kfit build` needs to build and package a kernel here: kbuild's tools
+# (pahole, kmod, cpio, rsync, fakeroot, dpkg-dev, openssl for the module
+# signing key) and every Build-Depends of
+# the scripts/package/mkdebian of the trees this script provides (5.10, 6.1,
+# 6.12, 7.3): bc, bison, flex, cpio, kmod, rsync, libelf-dev, libssl-dev,
+# debhelper (debhelper-compat 12), libdw-dev and python3 (7.3), and
+# gcc-${host_gnu} (6.12, 7.3), which Debian 12's gcc provides for its own
+# architecture (gcc-x86-64-linux-gnu on amd64).  Then
 # scripts/fetch-kernel-debs.sh fetches the kernels Debian 12's suites do not
 # carry (5.10 from bullseye, 7.3 from trixie-backports) into kfit's cache,
 # as the user running this script (only apt-get install uses sudo).
@@ -24,6 +30,7 @@ PACKAGES="
 	zlib1g-dev liblzma-dev
 	jq valgrind time util-linux coreutils tar groff-base bash
 	libelf-dev libssl-dev dwarves kmod cpio rsync fakeroot debhelper dpkg-dev
+	libdw-dev python3 openssl
 	python3-pytest
 	linux-source-6.1 linux-source-6.12
 	linux-config-6.1 linux-config-6.12

@@ -31,6 +31,21 @@ typedef struct kf_cmd {
 void cli_print_diags(const kf_diags *d);
 /* s with control characters (not newline, tab) shown as \xNN. */
 void cli_put_text(const char *s, FILE *f);
+/* Text made from data (src/quote.c): s with control characters shown as
+ * \xNN (a terminal would obey them), newline and tab kept when lines is
+ * true (not in a '#' comment line, where a newline would end the comment). */
+void cli_add_text(kf_strbuf *sb, const char *s, bool lines);
+/* A malloc'd copy of s (NULL: "") for one line of a terminal: every
+ * control character, newline and tab included, as \xNN. */
+char *cli_escape(const char *s);
+/* "kfit: detected NAME (REASON)" on stderr, escaped (the reason quotes
+ * os-release). */
+void cli_print_detected(const char *name, const char *reason);
+/* w as one POSIX shell word, for a command the user pastes: as it is when
+ * it needs no quoting, else in single quotes. */
+void cli_shell_word(kf_strbuf *sb, const char *w);
+/* argv (NULL-ended) as shell words separated by spaces. */
+void cli_shell_words(kf_strbuf *sb, const char *const *argv);
 /* Print "kfit: error: msg" to stderr. */
 void cli_error(const char *fmt, ...) KF_PRINTF(1, 2);
 /* Print a command's usage to stdout (for --help) or stderr. */

@@ -81,27 +81,6 @@ const cli_spec cmd_build_spec = {
 	.word_is_option = true,
 };
 
-/* Quote a word for a POSIX shell when it needs it (for --dry-run). */
-static void shell_word(kf_strbuf *sb, const char *w)
-{
-	bool plain = *w != 0;
-	for (const char *p = w; *p; p++)
-		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+=/.,:@%", *p))
-			plain = false;
-	if (plain) {
-		kf_strbuf_addstr(sb, w);
-		return;
-	}
-	kf_strbuf_addch(sb, '\'');
-	for (const char *p = w; *p; p++) {
-		if (*p == '\'')
-			kf_strbuf_addstr(sb, "'\\''");
-		else
-			kf_strbuf_addch(sb, *p);
-	}
-	kf_strbuf_addch(sb, '\'');
-}
-
 /* The progress bar over the objects a build compiles. */
 typedef struct progress {
 	size_t total;     /* estimated objects */
@@ -184,13 +163,21 @@ static void progress_end(progress *p, bool ok)
 static void print_cmd(char *const *argv)
 {
 	kf_strbuf sb = KF_STRBUF_INIT;
-	for (int i = 0; argv[i]; i++) {
-		if (i)
-			kf_strbuf_addch(&sb, ' ');
-		shell_word(&sb, argv[i]);
-	}
+	cli_shell_words(&sb, (const char *const *)argv);
 	printf("%s\n", kf_strbuf_str(&sb));
 	kf_strbuf_release(&sb);
+}
+
+/* A '#' line of --dry-run (text is freed): values in it are data, shown
+ * with control characters escaped so that a newline cannot end the
+ * comment and make the rest a command. */
+static void print_comment(char *text)
+{
+	kf_strbuf sb = KF_STRBUF_INIT;
+	cli_add_text(&sb, text, false);
+	printf("# %s\n", kf_strbuf_str(&sb));
+	kf_strbuf_release(&sb);
+	free(text);
 }
 
 /* Run make with the progress bar; its exit status. */
@@ -298,23 +285,24 @@ static void warn_version(const char *tree, const char *config, const kf_dotconfi
 static void print_dry(const kf_build_plan *pl, const kf_build_in *bi, const char *arch,
 		      const char *config, const kf_build_needs *needs)
 {
-	printf("# %s, ARCH=%s, format %s (%s), about %zu objects\n", bi->tree, arch,
-	       kf_pkg_format_name(pl->format), pl->format_why,
-	       kf_build_count_objects(bi->tree, bi->srcarch, bi->config));
+	print_comment(kf_xasprintf("%s, ARCH=%s, format %s (%s), about %zu objects", bi->tree,
+				   arch, kf_pkg_format_name(pl->format), pl->format_why,
+				   kf_build_count_objects(bi->tree, bi->srcarch, bi->config)));
 	for (size_t i = 0; i < needs->n; i++)
 		if (!needs->v[i].present)
-			printf("# missing: %s (package %s): %s\n", needs->v[i].what,
-			       needs->v[i].package ? needs->v[i].package : "?", needs->v[i].why);
+			print_comment(kf_xasprintf("missing: %s (package %s): %s", needs->v[i].what,
+						   needs->v[i].package ? needs->v[i].package : "?",
+						   needs->v[i].why));
 	kf_strbuf sb = KF_STRBUF_INIT;
 	kf_strbuf_addstr(&sb, "mkdir -p ");
-	shell_word(&sb, pl->objdir);
+	cli_shell_word(&sb, pl->objdir);
 	const char *unpack = unpacker(config);
 	kf_strbuf_addf(&sb, " && %s ", unpack ? unpack : "cp");
-	shell_word(&sb, config);
+	cli_shell_word(&sb, config);
 	if (unpack)
 		kf_strbuf_addstr(&sb, " >");
 	kf_strbuf_addch(&sb, ' ');
-	shell_word(&sb, pl->objdir);
+	cli_shell_word(&sb, pl->objdir);
 	kf_strbuf_addstr(&sb, "/.config");
 	printf("%s\n", kf_strbuf_str(&sb));
 	kf_strbuf_release(&sb);
@@ -322,8 +310,8 @@ static void print_dry(const kf_build_plan *pl, const kf_build_in *bi, const char
 	if (pl->format == KF_PKG_PLAIN) {
 		if (pl->install)
 			print_cmd(pl->install);
-		printf("# then the image (make -s image_name), System.map and .config into %s/boot\n",
-		       pl->stage);
+		print_comment(kf_xasprintf("then the image (make -s image_name), System.map "
+					   "and .config into %s/boot", pl->stage));
 	}
 }
 
@@ -337,10 +325,14 @@ static void print_missing(const kf_build_needs *needs, kf_host_family host)
 	for (size_t i = 0; i < needs->n; i++) {
 		if (needs->v[i].present)
 			continue;
-		fprintf(stderr, "  %-28s %s\n", needs->v[i].what, needs->v[i].why);
-		if (needs->v[i].package)
-			kf_strbuf_addf(&pk, " %s", needs->v[i].package);
-		else
+		kf_strbuf line = KF_STRBUF_INIT;
+		kf_strbuf_addf(&line, "  %-28s %s\n", needs->v[i].what, needs->v[i].why);
+		cli_put_text(kf_strbuf_str(&line), stderr);
+		kf_strbuf_release(&line);
+		if (needs->v[i].package) {
+			kf_strbuf_addch(&pk, ' ');
+			cli_shell_word(&pk, needs->v[i].package);
+		} else
 			unknown = true;
 	}
 	if (pk.len)

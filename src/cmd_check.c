@@ -199,8 +199,7 @@ static int check_detect(check_run *r)
 	const kf_det_profile **add = kf_xcalloc(r->det->nprofiles + 1, sizeof(*add));
 	size_t nadd = kf_detect_added(r->det, r->db, po->names, po->nnames, add);
 	for (size_t i = 0; i < nadd; i++) {
-		fprintf(stderr, "kfit: detected %s (%s)\n", add[i]->name,
-			add[i]->reason ? add[i]->reason : "");
+		cli_print_detected(add[i]->name, add[i]->reason);
 		cli_add_profile(po, add[i]->name);
 	}
 	free(add);
@@ -267,14 +266,22 @@ static void report_lines(kf_strbuf *sb, const prof_set *s, const prof_result *re
 				tag = "ok", sgr = CLI_GREEN;
 			else
 				continue;
+			/* values, paths and reasons are data */
+			char *wanted = cli_escape(x->wanted), *found = cli_escape(x->found),
+			     *file = cli_escape(r->loc.file);
 			kf_strbuf_addf(sb, "%s%s%s: CONFIG_%s: wanted %s, found %s%s  (%s:%d, ",
 				       cli_sgr(stdout, sgr), tag, cli_sgr(stdout, CLI_RESET),
-				       x->checked, x->wanted, x->found,
-				       r->boot ? " (boot-critical)" : "", r->loc.file,
-				       r->loc.line);
+				       x->checked, wanted, found,
+				       r->boot ? " (boot-critical)" : "", file, r->loc.line);
+			free(wanted);
+			free(found);
+			free(file);
 			chain_text(sb, r);
 			kf_strbuf_addstr(sb, ")\n");
-			cli_wrap(sb, r->reason ? r->reason : "", 4, 4, width);
+			kf_strbuf reason = KF_STRBUF_INIT;
+			cli_add_text(&reason, r->reason ? r->reason : "", true);
+			cli_wrap(sb, kf_strbuf_str(&reason), 4, 4, width);
+			kf_strbuf_release(&reason);
 		}
 }
 

@@ -312,7 +312,8 @@ static int detect_report(detect_args *a, const char *tree, kf_aliasdb *db, kf_di
 			json_report(&sb, det, tree ? db : NULL, tree);
 		else
 			text_report(&sb, det, tree ? db : NULL);
-		fwrite(sb.buf, 1, sb.len, stdout);
+		/* os-release's names, DMI strings, profile reasons are data */
+		cli_put_text(kf_strbuf_str(&sb), stdout);
 		kf_strbuf_release(&sb);
 		rc = KF_EXIT_OK;
 	}

@@ -216,9 +216,10 @@ static void print_stat(const struct change *ch, size_t n, const kc_tree *t)
 			else
 				chg++;
 		}
+		char *em = cli_escape(m ? m : "(top level)");
 		if (t)
-			printf("%6zu  %s  (+%zu -%zu ~%zu)\n", add + rem + chg,
-			       m ? m : "(top level)", add, rem, chg);
+			printf("%6zu  %s  (+%zu -%zu ~%zu)\n", add + rem + chg, em, add, rem, chg);
+		free(em);
 		ta += add, tr += rem, tc += chg;
 	}
 	free(done);
@@ -240,8 +241,10 @@ static void print_text(const struct change *ch, size_t n, const kc_tree *t)
 				const char *mk = ch[k].menu;
 				cnt += !done[k] && (m == mk || (m && mk && !strcmp(m, mk)));
 			}
-			printf("%s%s:%s  (%zu)\n", cli_sgr(stdout, CLI_BOLD),
-			       m ? m : "(top level)", cli_sgr(stdout, CLI_RESET), cnt);
+			char *em = cli_escape(m ? m : "(top level)");
+			printf("%s%s:%s  (%zu)\n", cli_sgr(stdout, CLI_BOLD), em,
+			       cli_sgr(stdout, CLI_RESET), cnt);
+			free(em);
 		}
 		for (size_t k = i; k < n; k++) {
 			if (done[k])
@@ -250,15 +253,20 @@ static void print_text(const struct change *ch, size_t n, const kc_tree *t)
 			if (t && !(m == mk || (m && mk && !strcmp(m, mk))))
 				continue;
 			done[k] = true;
-			const char *va = ch[k].a ? ch[k].a : "absent";
-			const char *vb = ch[k].b ? ch[k].b : "absent";
+			/* the values are data: control characters escaped */
+			char *va = cli_escape(ch[k].a ? ch[k].a : "absent");
+			char *vb = cli_escape(ch[k].b ? ch[k].b : "absent");
+			char *why = ch[k].why ? cli_escape(ch[k].why) : NULL;
 			char mark = !ch[k].a ? '+' : !ch[k].b ? '-' : '~';
 			const char *sgr = mark == '+' ? CLI_GREEN : mark == '-' ? CLI_RED : CLI_YELLOW;
 			printf("%s%s%c CONFIG_%s: %s -> %s%s", t ? "  " : "", cli_sgr(stdout, sgr),
 			       mark, ch[k].sym, va, vb, cli_sgr(stdout, CLI_RESET));
-			if (ch[k].why)
-				printf("  (%s)", ch[k].why);
+			if (why)
+				printf("  (%s)", why);
 			putchar('\n');
+			free(va);
+			free(vb);
+			free(why);
 		}
 	}
 	free(done);

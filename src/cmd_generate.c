@@ -367,22 +367,31 @@ static void print_summary(const kf_gen_result *r, kc_tree *t, const prof_db *db,
 	}
 }
 
+/* "kfit: next: kfit build ...": the command that builds exactly the
+ * file written, as the user would type it here, quoted for pasting. */
+static void print_next(const char *tree, const char *arch, const char *out)
+{
+	const char *cmd[9] = {"kfit", "build"}, **a = cmd + 2;
+	if (tree)
+		*a++ = "-k", *a++ = tree;
+	if (arch)
+		*a++ = "-a", *a++ = arch;
+	if (out)
+		*a++ = "-c", *a++ = out;
+	kf_strbuf sb = KF_STRBUF_INIT;
+	cli_shell_words(&sb, cmd);
+	fprintf(stderr, "kfit: next: %s   (or --dry-run to see its commands)\n", kf_strbuf_str(&sb));
+	kf_strbuf_release(&sb);
+}
+
 /* Where the configuration went, and the command that builds exactly
  * this file, as the user would type it here. */
 static void print_written(const generate_args *a, const char *dest)
 {
 	fprintf(stderr, "kfit: configuration written to %s\n", dest);
 	struct stat st;
-	if (stat(dest, &st) == 0 && S_ISREG(st.st_mode)) {
-		fprintf(stderr, "kfit: next: kfit build");
-		if (a->tree)
-			fprintf(stderr, " -k %s", a->tree);
-		if (a->arch)
-			fprintf(stderr, " -a %s", a->arch);
-		if (a->out)
-			fprintf(stderr, " -c %s", a->out);
-		fprintf(stderr, "   (or --dry-run to see its commands)\n");
-	}
+	if (stat(dest, &st) == 0 && S_ISREG(st.st_mode))
+		print_next(a->tree, a->arch, a->out);
 }
 
 /* --check-minimal and --verify after the write: rc, or KF_EXIT_UNMET. */
@@ -422,8 +431,7 @@ static int generate_solve(const generate_args *a, kf_pipeline *p, kf_diags *d)
 		if (kf_pipeline_detect(p, d) < 0)
 			return -1;
 		for (size_t i = 0; i < p->ndetected; i++)
-			fprintf(stderr, "kfit: detected %s (%s)\n", p->detected[i].name,
-				p->detected[i].reason);
+			cli_print_detected(p->detected[i].name, p->detected[i].reason);
 	}
 	if (kf_pipeline_requirements(p, d) < 0 || kf_pipeline_load(p, d) < 0 ||
 	    kf_pipeline_base(p, d) < 0)

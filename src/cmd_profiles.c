@@ -120,7 +120,7 @@ static int list_profiles(prof_db *db, bool json)
 		kf_json_end_object(&j);
 		kf_strbuf_addch(&sb, '\n');
 	}
-	fputs(kf_strbuf_str(&sb), stdout);
+	cli_put_text(kf_strbuf_str(&sb), stdout); /* titles are data */
 	kf_strbuf_release(&sb);
 	return KF_EXIT_OK;
 }
@@ -344,7 +344,7 @@ static int show_profiles(prof_db *db, profcli_opts *po, uint32_t kver, const cha
 		}
 		kf_strbuf_addf(&sb, "\n%zu requirements, %zu recommendations\n", nreq, nrec);
 	}
-	fputs(kf_strbuf_str(&sb), stdout);
+	cli_put_text(kf_strbuf_str(&sb), stdout); /* titles, reasons: data */
 	kf_strbuf_release(&sb);
 	prof_set_free(s);
 	return KF_EXIT_OK;

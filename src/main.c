@@ -56,7 +56,11 @@ void cli_print_diags(const kf_diags *d)
 		if (!d->v[i].file && !d->v[i].raw)
 			kf_strbuf_addstr(&sb, "kfit: ");
 		kf_diag_format(&d->v[i], &sb);
-		fprintf(stderr, "%s\n", kf_strbuf_str(&sb));
+		kf_strbuf_addch(&sb, '\n');
+		if (d->v[i].raw) /* conf's own text, byte for byte */
+			fputs(kf_strbuf_str(&sb), stderr);
+		else /* names and values in it are data */
+			cli_put_text(kf_strbuf_str(&sb), stderr);
 	}
 	kf_strbuf_release(&sb);
 }

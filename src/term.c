@@ -73,20 +73,6 @@ const char *cli_machine_arch(void)
 	return u.machine;
 }
 
-/* Text made from data (a .config value, a reason) for a terminal: a
- * control character other than newline and tab would be obeyed by the
- * terminal (an escape sequence can retitle it, hide text, or worse), so
- * it is shown as \xNN instead. */
-void cli_put_text(const char *s, FILE *f)
-{
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if ((*p < 0x20 && *p != '\n' && *p != '\t') || *p == 0x7f)
-			fprintf(f, "\\x%02x", *p);
-		else
-			fputc(*p, f);
-	}
-}
-
 int cli_text_width(FILE *f)
 {
 	struct winsize ws;

@@ -119,6 +119,40 @@ void det_add_profile(dctx *c, const char *name, prof_kind kind, const char *reas
 
 /* ---- os-release ---- */
 
+/* A value as os-release(5) writes it, shell-like: in single quotes
+ * everything is literal; in double quotes a backslash escapes $ " \ and `
+ * (before anything else it stays); outside quotes a backslash escapes the
+ * next character; unquoted blanks end the value.  v holds n bytes. */
+static char *osr_unquote(dctx *c, const char *v, size_t n)
+{
+	kf_strbuf sb = KF_STRBUF_INIT;
+	char q = 0; /* the open quote, or 0 */
+	for (size_t i = 0; i < n; i++) {
+		char ch = v[i];
+		if (q == '\'') {
+			if (ch == '\'')
+				q = 0;
+			else
+				kf_strbuf_addch(&sb, ch);
+		} else if (ch == '\\' && i + 1 < n && (!q || strchr("$\"\\`", v[i + 1]))) {
+			kf_strbuf_addch(&sb, v[++i]);
+		} else if (q == '"') {
+			if (ch == '"')
+				q = 0;
+			else
+				kf_strbuf_addch(&sb, ch);
+		} else if (ch == '"' || ch == '\'') {
+			q = ch;
+		} else if (isspace((unsigned char)ch)) {
+			break;
+		} else
+			kf_strbuf_addch(&sb, ch);
+	}
+	char *r = kf_arena_strdup(c->a, kf_strbuf_str(&sb));
+	kf_strbuf_release(&sb);
+	return r;
+}
+
 static char *osr_get(dctx *c, const char *text, const char *key)
 {
 	size_t kl = strlen(key);
@@ -126,14 +160,7 @@ static char *osr_get(dctx *c, const char *text, const char *key)
 		if (strncmp(l, key, kl) || l[kl] != '=')
 			continue;
 		const char *v = l + kl + 1, *e = strchr(v, '\n');
-		size_t n = e ? (size_t)(e - v) : strlen(v);
-		while (n && isspace((unsigned char)v[n - 1]))
-			n--;
-		if (n >= 2 && (v[0] == '"' || v[0] == '\'') && v[n - 1] == v[0]) {
-			v++;
-			n -= 2;
-		}
-		return kf_arena_strndup(c->a, v, n);
+		return osr_unquote(c, v, e ? (size_t)(e - v) : strlen(v));
 	}
 	return NULL;
 }

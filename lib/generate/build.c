@@ -201,6 +201,44 @@ static bool dpkg_version_holds(const char *a, const char *op, const char *b)
 	return rc == 0;
 }
 
+/* Whether an installed package Provides pkg (a virtual package: Debian
+ * 12's gcc provides gcc-x86-64-linux-gnu, the gcc-${host_gnu} of 6.12's
+ * mkdebian), at a version for which "op ver" holds when op is given; as
+ * dpkg-checkbuilddeps counts it. */
+static bool dpkg_provided(const char *pkg, const char *op, const char *ver)
+{
+	const char *argv[] = {"dpkg-query", "-W", "-f=${db:Status-Abbrev}${Provides}\n", NULL};
+	kf_strbuf out = KF_STRBUF_INIT;
+	kf_diags d = KF_DIAGS_INIT;
+	kf_run_opts o = {.argv = argv, .out = &out, .max = 16 << 20, .timeout_ms = 30000};
+	int rc = kf_run(&o, &d);
+	kf_diags_release(&d);
+	bool ok = false;
+	char *text = kf_strbuf_detach(&out);
+	if (rc != 0 || !text) {
+		free(text);
+		return false;
+	}
+	for (char *s1 = NULL, *l = strtok_r(text, "\n", &s1); l && !ok;
+	     l = strtok_r(NULL, "\n", &s1)) {
+		if (strncmp(l, "ii ", 3))
+			continue;
+		/* "gcc-x86-64-linux-gnu (= 4:12.2.0-3), c-compiler" */
+		for (char *s2 = NULL, *e = strtok_r(l + 3, ",", &s2); e && !ok;
+		     e = strtok_r(NULL, ",", &s2)) {
+			char name[128] = "", pver[64] = "";
+			if (sscanf(e, " %127[^ (:]", name) != 1 || strcmp(name, pkg))
+				continue;
+			const char *eq = strstr(e, "(=");
+			if (eq)
+				sscanf(eq + 2, " %63[^) ]", pver);
+			ok = !op[0] || (pver[0] && dpkg_version_holds(pver, op, ver));
+		}
+	}
+	free(text);
+	return ok;
+}
+
 /* ---- build needs ---- */
 
 static bool config_on(const kf_dotconfig *c, const char *sym)
@@ -284,6 +322,9 @@ static const struct build_need_rule {
 	{PROBE_HEADER, "openssl/opensslv.h", "libssl-dev", "openssl-devel",
 	 {"MODULE_SIG_FORMAT", "SYSTEM_TRUSTED_KEYRING", "MODULE_SIG"}, 0,
 	 "scripts/sign-file and certs/extract-cert (module signing, trusted keys) use OpenSSL"},
+	{PROBE_PROGRAM, "openssl", "openssl", "openssl", {"MODULE_SIG"}, 0,
+	 "CONFIG_MODULE_SIG with the default CONFIG_MODULE_SIG_KEY: certs/Makefile makes the "
+	 "signing key with 'openssl req'"},
 	{PROBE_PROGRAM, "pahole", "dwarves", "dwarves", {"DEBUG_INFO_BTF"}, 0,
 	 "CONFIG_DEBUG_INFO_BTF: pahole turns DWARF into BTF"},
 	{PROBE_PROGRAM, "depmod", "kmod", "kmod", {"MODULES"}, 0,
@@ -388,6 +429,8 @@ static void deb_relation(kf_build_needs *n, char *rel, const char *host_gnu, con
 		char *inst = dpkg_installed_version(pkg);
 		if (inst && (!op[0] || dpkg_version_holds(inst, op, ver)))
 			ok = true;
+		else if (!inst)
+			ok = dpkg_provided(pkg, op, ver);
 		free(inst);
 		if (!first_pkg)
 			first_pkg = pkg;

@@ -334,7 +334,7 @@ const prof_profile *prof_db_find(const prof_db *db, const char *name, long *para
 	if (!d)
 		return NULL;
 	/* list the family: names sharing the part before the last dash */
-	kf_strbuf sb = KF_STRBUF_INIT;
+	kf_strbuf sb = KF_STRBUF_INIT, near = KF_STRBUF_INIT;
 	size_t fl = dash ? (size_t)(dash - name) : strlen(name);
 	size_t nk = 0;
 	for (size_t i = 0; i < db->n; i++) {
@@ -351,6 +351,9 @@ const prof_profile *prof_db_find(const prof_db *db, const char *name, long *para
 			    "unknown profile '%s' (did you mean %s%s%s? known: %s)", name,
 			    lo ? lo : hi, lo && hi ? " or " : "", lo && hi ? hi : "",
 			    kf_strbuf_str(&sb));
+	else if (prof_db_similar(db, name, &near))
+		kf_diag_add(d, KF_ERROR, NULL, 0, 0, "unknown profile '%s' (did you mean %s?%s%s)",
+			    name, kf_strbuf_str(&near), nk ? " known: " : "", kf_strbuf_str(&sb));
 	else if (nk)
 		kf_diag_add(d, KF_ERROR, NULL, 0, 0, "unknown profile '%s' (known: %s)", name,
 			    kf_strbuf_str(&sb));
@@ -358,6 +361,7 @@ const prof_profile *prof_db_find(const prof_db *db, const char *name, long *para
 		kf_diag_add(d, KF_ERROR, NULL, 0, 0,
 			    "unknown profile '%s' (run 'kfit profiles' for the list)", name);
 	kf_strbuf_release(&sb);
+	kf_strbuf_release(&near);
 	return NULL;
 }
 

@@ -48,6 +48,11 @@ struct prof_db {
 	const char *root;      /* first directory added, or NULL */
 };
 
+/* Append to sb the names (up to three) spelled nearest to name, a typo
+ * away (at most a third of it wrong): "debian-12" for "debain-12"; how
+ * many (0: none is that near). */
+size_t prof_db_similar(const prof_db *db, const char *name, kf_strbuf *sb);
+
 /* Append to an arena-less vector of pointers (malloc'd). */
 #define PROF_PUSH(v, n, alloc, x)                                                \
 	do {                                                                     \
