@@ -119,7 +119,7 @@ int kf_pipeline_verify(kf_pipeline *p, kf_diags *d);
 /*
  * Read a configuration into the loaded tree as the kernel's conf reads it
  * (defconfig mode from that file: `why`, `diff -k`).  -1 with an error in
- * d when the file does not exist.
+ * d when the file does not exist, is a directory or cannot be read.
  */
 int kf_pipeline_read_config(kf_pipeline *p, const char *path, kf_diags *d);
 

@@ -595,6 +595,13 @@ int kf_pipeline_verify(kf_pipeline *p, kf_diags *d)
 		if (kf_cache_trust(vd, &scratch) == 0 && kf_cache_trust(bdir, &scratch) == 0 &&
 		    kf_mkdir_p(vd, 0700) == 0)
 			lfd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY, 0600);
+		if (lfd >= 0 && flock(lfd, LOCK_EX | LOCK_NB) < 0 && errno == EWOULDBLOCK &&
+		    p->o.progress) {
+			char *msg = kf_xasprintf("waiting for another kfit's --verify to finish "
+						 "building conf in %s (it holds %s)", bdir, lock);
+			p->o.progress(msg, p->o.progress_ctx);
+			free(msg);
+		}
 		while (lfd >= 0 && flock(lfd, LOCK_EX) < 0)
 			if (errno != EINTR) {
 				close(lfd);
@@ -641,9 +648,14 @@ int kf_pipeline_read_config(kf_pipeline *p, const char *path, kf_diags *d)
 		kf_diag_add(d, KF_ERROR, path, 0, 0, "no such configuration file");
 		return -1;
 	}
+	if (kf_is_dir(path)) {
+		kf_diag_add(d, KF_ERROR, path, 0, 0, "a directory, not a configuration file");
+		return -1;
+	}
 	kc_run_opts ro = {.mode = KC_MODE_DEFCONFIG, .config = path, .file = path};
 	kf_strbuf junk = KF_STRBUF_INIT;
-	kc_compute(p->t, &ro, &junk);
+	/* unreadable or over the size limit: conf's message, and no values */
+	int rc = kc_compute(p->t, &ro, &junk);
 	kf_strbuf_release(&junk);
-	return 0;
+	return rc ? -1 : 0;
 }
