@@ -300,7 +300,7 @@ int cmd_check(int argc, char **argv)
 	for (size_t i = 0; i < s->n; i++) {
 		if (res[i].outcome == PROF_NOT_APPLICABLE || res[i].outcome == PROF_SHADOWED)
 			continue;
-		if (res[i].req->level == PROF_REQUIRE)
+		if (prof_req_is_hard(res[i].req))
 			nreq++;
 		else {
 			nrec++;
@@ -323,9 +323,9 @@ int cmd_check(int argc, char **argv)
 				const prof_result *x = &res[i];
 				const prof_req *r = x->req;
 				const char *tag, *sgr;
-				if (pass == 0 && x->outcome == PROF_UNMET && r->level == PROF_REQUIRE)
+				if (pass == 0 && x->outcome == PROF_UNMET && prof_req_is_hard(r))
 					tag = "unmet", sgr = CLI_RED;
-				else if (pass == 1 && x->outcome == PROF_UNMET && r->level == PROF_RECOMMEND)
+				else if (pass == 1 && x->outcome == PROF_UNMET && !prof_req_is_hard(r))
 					tag = "warning", sgr = CLI_YELLOW;
 				else if (pass == 2 && all && x->outcome == PROF_MET)
 					tag = "ok", sgr = CLI_GREEN;
@@ -368,7 +368,7 @@ int cmd_check(int argc, char **argv)
 					    strcmp(x->req->profile ? x->req->profile : "?", prof[k]))
 						continue;
 					bool un = x->outcome == PROF_UNMET;
-					if (x->req->level == PROF_REQUIRE)
+					if (prof_req_is_hard(x->req))
 						q++, qu += un;
 					else
 						c++, cu += un;
