@@ -1,5 +1,5 @@
 /*
- * tree.c - unit tests for lib/kconfig/tree.c: kernel tree resolution order, tarball
+ * tree.c - unit tests for lib/tree/tree.c: kernel tree resolution order, tarball
  * extraction into the cache, re-extraction on a new package, stale temp
  * dirs, the flock that makes two concurrent extractions safe, and
  * agreement with scripts/kernel-tree.sh on the cache layout.
