@@ -567,7 +567,7 @@ size_t kf_aliasdb_bound_alias(const kf_aliasdb *db, const char *bound, const cha
 /* The table is a self-validating cache entry (kf_cache_write): a
  * truncated one loaded silently and detect lost devices. */
 #define CACHE_KIND "aliases"
-#define CACHE_VERSION 6
+#define CACHE_VERSION 7
 
 /* One file's part of the stamp: its path and what stat says (relative
  * paths from treefd, the tree's directory: a shorter lookup each).  Not
@@ -608,7 +608,7 @@ static void *stamp_run(void *arg)
 }
 
 /* The stamp of n paths: each path's hash (stat calls shared by the
- * workers: 6.12 has some 26,000 paths), then the hash of those. */
+ * workers: 6.12 has some 15,900 paths), then the hash of those. */
 static uint32_t stamp_hash(const char *tree, const char *const *paths, size_t n)
 {
 	int fd = open(tree, O_RDONLY | O_DIRECTORY | O_CLOEXEC);

@@ -94,7 +94,7 @@ bool kf_alias_is_bound(const kf_alias *al, const char *bound, const char *modali
  * or SIZE_MAX. */
 size_t kf_aliasdb_bound_alias(const kf_aliasdb *db, const char *bound, const char *modalias);
 /* The alias cache's stamp of the files a scan read (paths relative to
- * tree, or absolute) into out: an "S" line with a hash of every file's
+ * tree, or absolute) into out: an "S" line with a hash of every path's
  * mtime, size and inode (or its absence), then an "F" line per
  * path.  kf_aliasdb_load stats them again: any change, and the cache
  * entry is not used. */

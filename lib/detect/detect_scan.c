@@ -1331,30 +1331,44 @@ static void scan_cfiles(scan *s)
 /* The stamp of everything the scan read (kf_aliasdb_stamps): the walked
  * directories with the Makefile read in each, the global headers, every
  * .c file that names a table, an alias or a driver (10,500 of 6.12's
- * 27,300: the stamp is checked on every warm run) and every header the
- * .c files' includes found.  What else changes is seen through its
- * walked directory's mtime (a file added, removed or saved by renaming,
- * as git checkout and most editors do), not when it is rewritten in
- * place: another .c file that gains a table, a header that appears
- * where an include looked in vain, one a table region includes with
- * quotes (splice_region). */
+ * 27,300: the stamp is checked on every warm run) and the directory of
+ * every header the .c files' includes found.  What else changes is seen
+ * through a stamped directory's mtime (a file added, removed or saved by
+ * renaming, as git checkout and most editors do), not when it is
+ * rewritten in place: another .c file that gains a table, an included
+ * header. */
 static void scan_stamps(scan *s, kf_strbuf *out)
 {
 	size_t tl = strlen(s->tree);
 	size_t n = s->nread + s->ncfiles + s->hc->n;
 	char **paths = kf_xcalloc(n + 1, sizeof(*paths));
-	size_t k = 0;
-	for (size_t i = 0; i < s->nread; i++)
+	size_t k = 0, had;
+	kf_strmap seen = {0}; /* the directories in paths (keys copied) */
+	for (size_t i = 0; i < s->nread; i++) {
 		paths[k++] = s->read[i];
+		kf_strmap_put(&seen, s->read[i], i);
+	}
 	for (size_t i = 0; i < s->ncfiles; i++)
 		if (s->cfile_named[i])
 			paths[k++] = s->cfiles[i];
+	/* a header's directory, not the header: 6.12's 10,500 headers are in
+	 * 1,000 directories, and the stamp is checked on every warm run */
 	for (size_t i = 0; i < s->hc->n; i++) {
-		char *p = s->hc->v[i].path;
-		if (s->hc->v[i].kind == HDR_FILE)
-			paths[k++] = !strncmp(p, s->tree, tl) && p[tl] == '/' ? p + tl + 1 : p;
+		const char *p = s->hc->v[i].path;
+		if (s->hc->v[i].kind != HDR_FILE)
+			continue;
+		if (!strncmp(p, s->tree, tl) && p[tl] == '/')
+			p += tl + 1;
+		const char *sl = strrchr(p, '/');
+		char *d = kf_xstrndup(p, sl ? (size_t)(sl - p + 1) : 0);
+		if (!kf_strmap_get(&seen, d, &had)) {
+			kf_strmap_put(&seen, d, 0);
+			paths[k++] = seen.keys[seen.n - 1];
+		}
+		free(d);
 	}
 	kf_aliasdb_stamps(s->tree, paths, k, out);
+	kf_strmap_release(&seen);
 	free(paths);
 }
 
