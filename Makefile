@@ -14,11 +14,11 @@ LIBS    := -lz -llzma -pthread
 PREFIX  ?= /usr/local
 DESTDIR ?=
 
-# The library, a folder per layer (docs/architecture.md): util, kconfig,
+# The library, a folder per layer (docs/architecture.md): util, tree, kconfig,
 # profiles, detect, generate.  Each folder's private headers are found by
 # the library and the tests through LIB_INC.  A file still directly in
 # lib/ (work begun before the folders) is built too, so none is dropped.
-LIB_DIRS := util kconfig profiles detect generate
+LIB_DIRS := util tree kconfig profiles detect generate
 LIB_SRC := $(sort $(wildcard lib/*.c) $(foreach d,$(LIB_DIRS),$(wildcard lib/$(d)/*.c)))
 LIB_INC := -Ilib $(LIB_DIRS:%=-Ilib/%)
 SRC_SRC := $(sort $(wildcard src/*.c))

@@ -11,9 +11,9 @@
 #
 # A VERSION is looked up in /usr/src (Debian 12's packages), then in
 # CACHE/debs/usr/src (where scripts/fetch-kernel-debs.sh, run by `make
-# deps`, unpacks 5.10 and 7.3), as lib/kconfig/tree.c does.
+# deps`, unpacks 5.10 and 7.3), as lib/tree/tree.c does.
 #
-# The cache layout, key and lock file are exactly those of lib/kconfig/tree.c
+# The cache layout, key and lock file are exactly those of lib/tree/tree.c
 # (kf_tree_resolve), so kfit and the tests share one extraction:
 #
 #   CACHE/trees/NAME-KEY/            the finished extraction (renamed into place)

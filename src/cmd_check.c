@@ -258,9 +258,9 @@ static void report_lines(kf_strbuf *sb, const prof_set *s, const prof_result *re
 			const prof_result *x = &res[i];
 			const prof_req *r = x->req;
 			const char *tag, *sgr;
-			if (pass == 0 && x->outcome == PROF_UNMET && r->level == PROF_REQUIRE)
+			if (pass == 0 && x->outcome == PROF_UNMET && prof_req_is_hard(r))
 				tag = "unmet", sgr = CLI_RED;
-			else if (pass == 1 && x->outcome == PROF_UNMET && r->level == PROF_RECOMMEND)
+			else if (pass == 1 && x->outcome == PROF_UNMET && !prof_req_is_hard(r))
 				tag = "warning", sgr = CLI_YELLOW;
 			else if (pass == 2 && all && x->outcome == PROF_MET)
 				tag = "ok", sgr = CLI_GREEN;
@@ -318,7 +318,7 @@ static void report_table(kf_strbuf *sb, const prof_set *s, const prof_result *re
 				    strcmp(x->req->profile ? x->req->profile : "?", prof[k]))
 					continue;
 				bool un = x->outcome == PROF_UNMET;
-				if (x->req->level == PROF_REQUIRE)
+				if (prof_req_is_hard(x->req))
 					q++, qu += un;
 				else
 					c++, cu += un;
@@ -401,7 +401,7 @@ static int check_config(check_run *r)
 	for (size_t i = 0; i < s->n; i++) {
 		if (res[i].outcome == PROF_NOT_APPLICABLE || res[i].outcome == PROF_SHADOWED)
 			continue;
-		if (res[i].req->level == PROF_REQUIRE)
+		if (prof_req_is_hard(res[i].req))
 			n.nreq++;
 		else {
 			n.nrec++;

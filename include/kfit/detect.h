@@ -119,7 +119,8 @@ void kf_aliasdb_free(kf_aliasdb *db);
  * "i386", "aarch64"; NULL: x86): arch/ holds only that architecture's
  * drivers.  The result is cached in CACHE/detect/ keyed on the tree's
  * path, version, SRCARCH and the Makefile's mtime; when use_cache and a
- * cache file exists it is read instead.  progress (may be NULL) hears
+ * cache file exists whose stamp of the files the scan read still holds
+ * (README.md, "Cache"), it is read instead.  progress (may be NULL) hears
  * about a scan before it starts.  Returns 0, or -1 with an error in d
  * (also when the tree has an arch/ directory without arch/SRCARCH).
  */

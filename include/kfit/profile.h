@@ -256,6 +256,14 @@ void prof_set_free(prof_set *s);
 
 /* The newest name of a symbol (renames applied forwards). */
 const char *prof_sym_newest(const prof_db *db, const char *sym);
+/*
+ * A hard requirement: a require that is not soft.  generate fails
+ * (exit 1) when one cannot be met and pins its symbol; check counts it
+ * as unmet.  Everything else (recommends, soft requires) is given up
+ * with a note.  docs/generate.md, "What each level does".
+ */
+bool prof_req_is_hard(const prof_req *r);
+
 /* The name a symbol has in kernel version kver (0: newest). */
 const char *prof_sym_for_kver(const prof_db *db, const char *sym, uint32_t kver);
 

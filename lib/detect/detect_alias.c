@@ -9,6 +9,10 @@
 #include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /*
  * Matching looks at the patterns that can match only: a pattern's literal
@@ -563,14 +567,123 @@ size_t kf_aliasdb_bound_alias(const kf_aliasdb *db, const char *bound, const cha
 /* The table is a self-validating cache entry (kf_cache_write): a
  * truncated one loaded silently and detect lost devices. */
 #define CACHE_KIND "aliases"
-#define CACHE_VERSION 3
+#define CACHE_VERSION 7
 
-int kf_aliasdb_save(const kf_aliasdb *db, const char *path, kf_diags *d)
+/* One file's part of the stamp: its path and what stat says (relative
+ * paths from treefd, the tree's directory: a shorter lookup each).  Not
+ * the ctime: a hard-linked copy of the tree (cp -al) changes every
+ * file's, and nothing a file says. */
+static uint32_t stamp_step(uint32_t h, int treefd, const char *path)
+{
+	struct stat st;
+	long long v[4] = {0};
+	if (fstatat(path[0] == '/' ? AT_FDCWD : treefd, *path ? path : ".", &st, 0) == 0) {
+		v[0] = (long long)st.st_mtim.tv_sec;
+		v[1] = st.st_mtim.tv_nsec;
+		v[2] = (long long)st.st_size;
+		v[3] = (long long)st.st_ino;
+	}
+	for (const char *p = path; *p; p++)
+		h = kf_hash_step(h, (unsigned char)*p);
+	const unsigned char *b = (const unsigned char *)v;
+	for (size_t i = 0; i < sizeof(v); i++)
+		h = kf_hash_step(h, b[i]);
+	return h;
+}
+
+/* A share of the stamp's stat calls (stamp_hash). */
+typedef struct stamp_job {
+	int treefd;               /* the tree's directory */
+	const char *const *paths; /* all paths */
+	uint32_t *h;              /* each path's own hash */
+	size_t from, to;          /* this share */
+} stamp_job;
+
+static void *stamp_run(void *arg)
+{
+	stamp_job *j = arg;
+	for (size_t i = j->from; i < j->to; i++)
+		j->h[i] = stamp_step(KF_HASH_INIT, j->treefd, j->paths[i]);
+	return NULL;
+}
+
+/* The stamp of n paths: each path's hash (stat calls shared by the
+ * workers: 6.12 has some 15,900 paths), then the hash of those. */
+static uint32_t stamp_hash(const char *tree, const char *const *paths, size_t n)
+{
+	int fd = open(tree, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	uint32_t *hs = kf_xcalloc(n + 1, sizeof(*hs));
+	int jobs = n < 4096 ? 1 : kf_jobs("KFIT_SCAN_JOBS");
+	stamp_job job[64];
+	pthread_t thr[64];
+	bool started[64] = {false};
+	for (int k = 0; k < jobs; k++)
+		job[k] = (stamp_job){fd, paths, hs, n * (size_t)k / (size_t)jobs,
+				     n * (size_t)(k + 1) / (size_t)jobs};
+	/* this thread takes the first share, and any a thread could not */
+	for (int k = 1; k < jobs; k++)
+		started[k] = pthread_create(&thr[k], NULL, stamp_run, &job[k]) == 0;
+	stamp_run(&job[0]);
+	for (int k = 1; k < jobs; k++) {
+		if (started[k])
+			pthread_join(thr[k], NULL);
+		else
+			stamp_run(&job[k]);
+	}
+	if (fd >= 0)
+		close(fd);
+	uint32_t h = KF_HASH_INIT;
+	const unsigned char *b = (const unsigned char *)hs;
+	for (size_t i = 0; i < n * sizeof(*hs); i++)
+		h = kf_hash_step(h, b[i]);
+	free(hs);
+	return h;
+}
+
+void kf_aliasdb_stamps(const char *tree, char *const *paths, size_t n, kf_strbuf *out)
+{
+	uint32_t h = stamp_hash(tree, (const char *const *)paths, n);
+	kf_strbuf_addf(out, "S\t%08x\t%zu\n", h, n);
+	for (size_t i = 0; i < n; i++)
+		kf_strbuf_addf(out, "F\t%s\n", paths[i]);
+}
+
+/* Do the files of text's stamp (its T, S and F lines) still stat as
+ * when it was written?  No stamp: no. */
+static bool stamps_hold(const char *text)
+{
+	const char *t = strstr(text, "\nT\t"), *s = strstr(text, "\nS\t");
+	if (!t || !s)
+		return false;
+	const char *te = strchr(t + 3, '\t');
+	if (!te)
+		return false;
+	char *tree = kf_xstrndup(t + 3, (size_t)(te - t - 3));
+	unsigned long want = strtoul(s + 3, NULL, 16);
+	char **paths = NULL;
+	size_t n = 0, a = 0;
+	for (const char *l = strchr(s + 1, '\n'); l && l[1] == 'F' && l[2] == '\t';
+	     l = strchr(l + 1, '\n')) {
+		const char *e = strchr(l + 3, '\n');
+		KF_GROW(paths, n + 1, a);
+		paths[n++] = kf_xstrndup(l + 3, e ? (size_t)(e - l - 3) : strlen(l + 3));
+	}
+	bool ok = stamp_hash(tree, (const char *const *)paths, n) == want;
+	for (size_t i = 0; i < n; i++)
+		free(paths[i]);
+	free(paths);
+	free(tree);
+	return ok;
+}
+
+int kf_aliasdb_save(const kf_aliasdb *db, const char *stamps, const char *path, kf_diags *d)
 {
 	kf_strbuf sb = KF_STRBUF_INIT;
 	kf_strbuf_addstr(&sb, CACHE_MAGIC);
 	kf_strbuf_addf(&sb, "T\t%s\t%s\t%zu\t%zu\n", db->tree ? db->tree : "-",
 		       db->kernelversion ? db->kernelversion : "-", db->nsources, db->nmakefiles);
+	if (stamps)
+		kf_strbuf_addstr(&sb, stamps);
 	for (size_t i = 0; i < db->nmods; i++) {
 		const kf_modinfo *m = &db->mods[i];
 		kf_strbuf_addf(&sb, "M\t%s\t%s\t%s\t%d\t%s\t", m->name, m->symbol ? m->symbol : "-",
@@ -635,6 +748,10 @@ int kf_aliasdb_load(kf_aliasdb *db, const char *path, kf_diags *d)
 	if (crc != 0) {
 		kf_strbuf_release(&sb);
 		return crc > 0 ? -1 : -2;
+	}
+	if (!stamps_hold(kf_strbuf_str(&sb))) {
+		kf_strbuf_release(&sb);
+		return -2;
 	}
 	return kf_aliasdb_parse(db, &sb, path, d);
 }

@@ -93,10 +93,18 @@ bool kf_alias_is_bound(const kf_alias *al, const char *bound, const char *modali
 /* The first alias (in database order) kf_alias_is_bound for a device,
  * or SIZE_MAX. */
 size_t kf_aliasdb_bound_alias(const kf_aliasdb *db, const char *bound, const char *modalias);
-/* Cache I/O: write/read db's source part as text. */
-int kf_aliasdb_save(const kf_aliasdb *db, const char *path, kf_diags *d);
+/* The alias cache's stamp of the files a scan read (paths relative to
+ * tree, or absolute) into out: an "S" line with a hash of every path's
+ * mtime, size and inode (or its absence), then an "F" line per
+ * path.  kf_aliasdb_load stats them again: any change, and the cache
+ * entry is not used. */
+void kf_aliasdb_stamps(const char *tree, char *const *paths, size_t n, kf_strbuf *out);
+/* Cache I/O: write/read db's source part as text, with stamps (the text
+ * of kf_aliasdb_stamps, or NULL). */
+int kf_aliasdb_save(const kf_aliasdb *db, const char *stamps, const char *path, kf_diags *d);
 /* 0 loaded; -2 the cache entry is unusable (truncated, corrupted, another
- * version, not ours: nothing loaded, scan again); -1 missing or an error. */
+ * version, not ours, or a file its stamp covers changed: nothing loaded,
+ * scan again); -1 missing or an error. */
 int kf_aliasdb_load(kf_aliasdb *db, const char *path, kf_diags *d);
 /* The table's text, without the cache envelope (fuzzing); takes text. */
 int kf_aliasdb_parse(kf_aliasdb *db, kf_strbuf *text, const char *path, kf_diags *d);

@@ -290,6 +290,12 @@ void kbuild_walk(scan *s, const char *rel)
 	/* the Makefile of this directory: Kbuild wins, as in the kernel */
 	char *kb = kf_xasprintf("%sKbuild", abs), *mk = kf_xasprintf("%sMakefile", abs);
 	const char *use = kf_exists(kb) ? kb : kf_exists(mk) ? mk : NULL;
+	/* the alias cache's stamp: the directory (files come and go, a
+	 * Kbuild appears) and the Makefile read */
+	KF_GROW(s->read, s->nread + 2, s->aread);
+	s->read[s->nread++] = kf_xstrdup(rel);
+	if (use)
+		s->read[s->nread++] = kf_xstrdup(use + strlen(s->tree) + 1);
 	if (use && *rel) {
 		kf_strbuf sb = KF_STRBUF_INIT;
 		kf_diags ignore = KF_DIAGS_INIT;
@@ -484,6 +490,10 @@ void kbuild_release(scan *s)
 	free(s->dirs);
 	for (size_t i = 0; i < s->ncfiles; i++)
 		free(s->cfiles[i]);
+	for (size_t i = 0; i < s->nread; i++)
+		free(s->read[i]);
+	free(s->read);
+	free(s->cfile_named);
 	free(s->cfiles);
 	for (size_t i = 0; i < s->nincs; i++) {
 		free(s->incs[i].dir);

@@ -52,6 +52,14 @@ typedef struct scan {
 	kf_strmap dirmap;            /* path -> dirs index */
 	char **cfiles;          /* tree-relative .c files */
 	size_t ncfiles, acfiles;/* count, capacity */
+	bool *cfile_named;      /* by cfiles index: it names a device table,
+				   an alias or a driver (scan_cfile read on):
+				   in the cache's stamp */
+	char **read;            /* other files and directories the scan read
+				   (tree-relative): walked directories, their
+				   Kbuild and Makefile, the global headers;
+				   the cache's stamp (kf_aliasdb_stamps) */
+	size_t nread, aread;    /* count, capacity */
 	dcpp_defs *global;      /* macros of the kernel's headers */
 	size_t failed_entries;  /* table entries not understood */
 	int dmi_slot[14];       /* enum dmi_field values of dmi_names[] */

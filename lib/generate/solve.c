@@ -1565,193 +1565,283 @@ static void rs_release(rs *R)
 	kf_strbuf_release(&R->fail);
 }
 
-int kf_generate(const kf_gen_opts *o, const kf_base *base, kf_gen_result *res,
-		kf_diags *d)
-{
-	rs R;
-	memset(res, 0, sizeof(*res));
-	res->arena = kf_arena_new();
-	rs_init(&R, o, res->arena);
-	kc_tree *t = o->tree;
-	prof_set *set = o->set;
-	/* the search evaluates many configurations that are never written:
-	 * their warnings are not the result's */
-	kf_diags scratch = KF_DIAGS_INIT;
-	kf_diags *saved_diags = t->diags;
-	t->diags = &scratch;
-	t->calc_lazy = true;
+/* One kf_generate run: the search and what it has met so far. */
+typedef struct gen_run {
+	rs R;                    /* the search */
+	const kf_gen_opts *o;    /* options */
+	const kf_base *base;     /* the configuration it started from */
+	kf_gen_result *res;      /* what it returns */
+	const prof_req **held;   /* requirements met, in the order met */
+	size_t nheld;            /* their count */
+	size_t aunmet, askip;    /* capacity of res->unmet, res->skipped */
+} gen_run;
 
-	/* pins: single-symbol requirements that apply */
+/*
+ * The passes over the requirements, in order (docs/generate.md, "What
+ * each level does").  Each pass goes over the list twice: the second
+ * round picks up requirements whose if-symbol the first turned on.
+ */
+static const struct gen_pass {
+	prof_level level;        /* the requirements it takes */
+	const char *what;        /* what it is for */
+} gen_passes[] = {
+	{PROF_REQUIRE, "requires"},
+	{PROF_RECOMMEND, "recommends, each pinned once met"},
+	{PROF_REQUIRE, "requires whose if-symbol a recommendation turned on"},
+};
+
+/* Phase 1, pins: the hard single-symbol requirements that apply; no
+ * answer may take their symbol off what they want. */
+static void gen_pins(gen_run *g)
+{
+	const prof_set *set = g->o->set;
 	for (size_t i = 0; i < set->n; i++) {
 		const prof_req *r = set->reqs[i];
-		if (r->level == PROF_REQUIRE && !r->soft && req_applies(&R, r))
-			add_pin(&R, r);
+		if (prof_req_is_hard(r) && req_applies(&g->R, r))
+			add_pin(&g->R, r);
 	}
-	const prof_req **held = kf_xcalloc(set->n + 1, sizeof(*held));
-	size_t nheld = 0;
-	size_t aunmet = 0, askip = 0;
-	kc_journal journal = {0};
-	t->journal = &journal;
-	t->jtag = R.nlog;
+}
 
-	/* requires, then recommends, then requires again: a second round
-	 * picks up requirements whose if-symbol became true, the last pass
-	 * the requires whose if-symbol a recommendation turned on */
-	for (int level = 0; level < 3; level++) {
+/* Met already? */
+static bool gen_held(const gen_run *g, const prof_req *r)
+{
+	for (size_t k = 0; k < g->nheld; k++)
+		if (g->held[k] == r)
+			return true;
+	return false;
+}
+
+/* Unmet or given up already? */
+static bool gen_failed(const gen_run *g, const prof_req *r)
+{
+	for (size_t k = 0; k < g->res->nunmet; k++)
+		if (g->res->unmet[k].req == r)
+			return true;
+	for (size_t k = 0; k < g->res->nskipped; k++)
+		if (g->res->skipped[k].req == r)
+			return true;
+	return false;
+}
+
+/* Try one requirement: met (held, a recommendation or soft one pinned),
+ * or unmet (hard) or skipped (else) with the reason. */
+static void gen_try(gen_run *g, const prof_req *r)
+{
+	rs *R = &g->R;
+	kf_gen_result *res = g->res;
+	size_t mark = R->nlog;
+	journal_reset(R);
+	R->steps = 0;
+	bool ok = apply_req(R, r);
+	/* nothing answered: nothing held before can break */
+	if (ok && R->nlog != mark && !all_hold(R, g->held, g->nheld)) {
+		/* it broke an earlier one: find which */
+		const prof_req *victim = NULL;
+		for (size_t k = 0; k < g->nheld && !victim; k++)
+			if (!req_holds(R, g->held[k]))
+				victim = g->held[k];
+		rollback(R, mark);
+		ok = false;
+		kf_strbuf_reset(&R->fail);
+		kf_strbuf_addf(&R->fail,
+			       "meeting it breaks %s at %s:%d (",
+			       victim ? prof_req_expr(res->arena, victim) : "?",
+			       victim && victim->loc.file ? victim->loc.file : "?",
+			       victim ? victim->loc.line : 0);
+		prof_reason_oneline(victim ? victim->reason : NULL, &R->fail);
+		kf_strbuf_addch(&R->fail, ')');
+	}
+	if (ok) {
+		g->held[g->nheld++] = r;
+		if (!prof_req_is_hard(r))
+			add_pin(R, r);
+		return;
+	}
+	const char *why = kf_arena_strdup(
+		res->arena, R->fail.len ? R->fail.buf
+					: "no way to meet it was found");
+	if (prof_req_is_hard(r)) {
+		KF_GROW(res->unmet, res->nunmet + 1, g->aunmet);
+		res->unmet[res->nunmet++] = (kf_unmet){r, why};
+	} else {
+		KF_GROW(res->skipped, res->nskipped + 1, g->askip);
+		res->skipped[res->nskipped++] = (kf_skipped){r, why};
+	}
+}
+
+/* Phase 2, the level passes of gen_passes, in order. */
+static void gen_level_passes(gen_run *g)
+{
+	const prof_set *set = g->o->set;
+	for (size_t p = 0; p < sizeof(gen_passes) / sizeof(gen_passes[0]); p++) {
 		for (int round = 0; round < 2; round++) {
 			for (size_t i = 0; i < set->n; i++) {
 				const prof_req *r = set->reqs[i];
-				if ((level != 1) != (r->level == PROF_REQUIRE))
+				if (r->level != gen_passes[p].level || gen_held(g, r) ||
+				    !req_applies(&g->R, r) || gen_failed(g, r))
 					continue;
-				bool seen = false;
-				for (size_t k = 0; k < nheld; k++)
-					if (held[k] == r)
-						seen = true;
-				if (seen || !req_applies(&R, r))
-					continue;
-				bool failed_before = false;
-				for (size_t k = 0; k < res->nunmet; k++)
-					if (res->unmet[k].req == r)
-						failed_before = true;
-				for (size_t k = 0; k < res->nskipped; k++)
-					if (res->skipped[k].req == r)
-						failed_before = true;
-				if (failed_before)
-					continue;
-				size_t mark = R.nlog;
-				journal_reset(&R);
-				R.steps = 0;
-				bool ok = apply_req(&R, r);
-				/* nothing answered: nothing held before can break */
-				if (ok && R.nlog != mark && !all_hold(&R, held, nheld)) {
-					/* it broke an earlier one: find which */
-					const prof_req *victim = NULL;
-					for (size_t k = 0; k < nheld && !victim; k++)
-						if (!req_holds(&R, held[k]))
-							victim = held[k];
-					rollback(&R, mark);
-					ok = false;
-					kf_strbuf_reset(&R.fail);
-					kf_strbuf_addf(&R.fail,
-						       "meeting it breaks %s at %s:%d (",
-						       victim ? prof_req_expr(res->arena, victim) : "?",
-						       victim && victim->loc.file ? victim->loc.file : "?",
-						       victim ? victim->loc.line : 0);
-					prof_reason_oneline(victim ? victim->reason : NULL, &R.fail);
-					kf_strbuf_addch(&R.fail, ')');
-				}
-				if (ok) {
-					held[nheld++] = r;
-					if (r->level == PROF_RECOMMEND || r->soft)
-						add_pin(&R, r);
-					continue;
-				}
-				const char *why = kf_arena_strdup(
-					res->arena, R.fail.len ? R.fail.buf
-							       : "no way to meet it was found");
-				if (r->level == PROF_REQUIRE && !r->soft) {
-					KF_GROW(res->unmet, res->nunmet + 1, aunmet);
-					res->unmet[res->nunmet++] = (kf_unmet){r, why};
-				} else {
-					KF_GROW(res->skipped, res->nskipped + 1, askip);
-					res->skipped[res->nskipped++] = (kf_skipped){r, why};
-				}
+				gen_try(g, r);
 			}
 		}
 	}
+}
 
-	if (o->minimize)
-		minimize(&R, base, held, nheld);
-
-	/* verify the property: no single change can be put back */
-	if (o->check_minimal) {
-		size_t aviol = 0;
-		for (kc_menu *m = menu_next(&t->rootmenu, &t->rootmenu); m;
-		     m = menu_next(m, &t->rootmenu)) {
-			kc_sym *s = m->sym;
-			if (!s || !s->name || s->seq >= base->n || sym_is_choice(s) ||
-			    (s->type != S_BOOLEAN && s->type != S_TRISTATE))
-				continue;
-			const char *now = kf_sym_shown(t, s);
-			const char *was = base_value(base, s);
-			if (same_value(s, now, was) || !sym_is_changeable(t, s))
-				continue;
-			char *keep = kf_xstrdup(now ? now : "n");
-			size_t mark = R.nlog;
-			journal_reset(&R);
-			set_tri(&R, s, !was || !strcmp(was, "n") ? KC_NO
-				      : !strcmp(was, "m")	 ? KC_MOD
-								 : KC_YES);
-			const char *after = kf_sym_shown(t, s);
-			bool back = same_value(s, after, was) && choice_back(&R, base, s);
-			bool ok = back && all_hold(&R, held, nheld);
-			rollback(&R, mark);
-			if (ok) {
-				KF_GROW(res->not_minimal, res->nnot_minimal + 1, aviol);
-				res->not_minimal[res->nnot_minimal++] =
-					kf_arena_printf(res->arena, "%s=%s", s->name, keep);
-			}
-			free(keep);
+/* Phase 3b, --check-minimal: no single change can be put back. */
+static void gen_check_minimal(gen_run *g)
+{
+	rs *R = &g->R;
+	kc_tree *t = R->t;
+	const kf_base *base = g->base;
+	kf_gen_result *res = g->res;
+	size_t aviol = 0;
+	for (kc_menu *m = menu_next(&t->rootmenu, &t->rootmenu); m;
+	     m = menu_next(m, &t->rootmenu)) {
+		kc_sym *s = m->sym;
+		if (!s || !s->name || s->seq >= base->n || sym_is_choice(s) ||
+		    (s->type != S_BOOLEAN && s->type != S_TRISTATE))
+			continue;
+		const char *now = kf_sym_shown(t, s);
+		const char *was = base_value(base, s);
+		if (same_value(s, now, was) || !sym_is_changeable(t, s))
+			continue;
+		char *keep = kf_xstrdup(now ? now : "n");
+		size_t mark = R->nlog;
+		journal_reset(R);
+		set_tri(R, s, !was || !strcmp(was, "n") ? KC_NO
+			      : !strcmp(was, "m")	 ? KC_MOD
+							 : KC_YES);
+		const char *after = kf_sym_shown(t, s);
+		bool back = same_value(s, after, was) && choice_back(R, base, s);
+		bool ok = back && all_hold(R, g->held, g->nheld);
+		rollback(R, mark);
+		if (ok) {
+			KF_GROW(res->not_minimal, res->nnot_minimal + 1, aviol);
+			res->not_minimal[res->nnot_minimal++] =
+				kf_arena_printf(res->arena, "%s=%s", s->name, keep);
 		}
+		free(keep);
 	}
+}
 
-	t->journal = NULL;
-	free(journal.v);
+/* Phase 3, minimisation: every change no held requirement needs put
+ * back; with --check-minimal, the property checked. */
+static void gen_minimize(gen_run *g)
+{
+	if (g->o->minimize)
+		minimize(&g->R, g->base, g->held, g->nheld);
+	if (g->o->check_minimal)
+		gen_check_minimal(g);
+}
 
-	/* the result's own warnings, once, as conf prints them; the
-	 * values computed here serve the counts and explanations below,
-	 * which change nothing */
+/* Phase 4, the result's values: the result's own warnings, once, as
+ * conf prints them (into saved, the caller's list; scratch had the
+ * search's); the values computed here serve the counts and
+ * explanations below, which change nothing. */
+static void gen_final_values(kc_tree *t, kf_diags *saved, kf_diags *scratch)
+{
+	unsigned i;
+	kc_sym *s;
+	/* what the search left invalid; then, if any symbol could
+	 * warn, everything again, fresh, with the warnings kept:
+	 * without a warning the values are the same either way */
+	t->calc_lazy = false;
+	for_all_symbols(t, i, s) sym_calc_value(t, s);
+	bool warns = false;
+	for_all_symbols(t, i, s)
 	{
-		unsigned i;
-		kc_sym *s;
-		/* what the search left invalid; then, if any symbol could
-		 * warn, everything again, fresh, with the warnings kept:
-		 * without a warning the values are the same either way */
-		t->calc_lazy = false;
-		for_all_symbols(t, i, s) sym_calc_value(t, s);
-		bool warns = false;
-		for_all_symbols(t, i, s)
-		{
-			if ((s->type == S_BOOLEAN || s->type == S_TRISTATE) &&
-			    s->dir_dep.tri < s->rev_dep.tri) {
-				warns = true;
-				break;
-			}
-		}
-		t->diags = saved_diags;
-		kf_diags_release(&scratch);
-		if (warns) {
-			sym_clear_all_valid(t);
-			for_all_symbols(t, i, s) sym_calc_value(t, s);
-		} else {
-			t->conf_changed = true;
+		if ((s->type == S_BOOLEAN || s->type == S_TRISTATE) &&
+		    s->dir_dep.tri < s->rev_dep.tri) {
+			warns = true;
+			break;
 		}
 	}
+	t->diags = saved;
+	kf_diags_release(scratch);
+	if (warns) {
+		sym_clear_all_valid(t);
+		for_all_symbols(t, i, s) sym_calc_value(t, s);
+	} else {
+		t->conf_changed = true;
+	}
+}
 
-	/* counts; a recommendation that gives way to another profile's
-	 * requirement is said once, here, with the side that wins */
+/* Phase 5a, the counts; a recommendation that gives way to another
+ * profile's requirement is said once, here, with the side that wins. */
+static void gen_counts(gen_run *g)
+{
+	rs *R = &g->R;
+	const prof_set *set = g->o->set;
+	kf_gen_result *res = g->res;
 	for (size_t i = 0; i < set->n; i++) {
 		const prof_req *r = set->reqs[i];
 		const prof_req *w = r->shadowed_by;
-		if (w && prof_req_applies(r, R.kver, o->arch) && req_applies(&R, w)) {
+		if (w && prof_req_applies(r, R->kver, g->o->arch) && req_applies(R, w)) {
 			kf_strbuf ws = KF_STRBUF_INIT;
 			kf_strbuf_addf(&ws, "%s gives way to %s's requirement %s at %s:%d, which wins: ",
 				       prof_req_expr(res->arena, r), w->profile ? w->profile : "?",
 				       prof_req_expr(res->arena, w), w->loc.file ? w->loc.file : "?",
 				       w->loc.line);
 			prof_reason_oneline(w->reason, &ws);
-			KF_GROW(res->skipped, res->nskipped + 1, askip);
+			KF_GROW(res->skipped, res->nskipped + 1, g->askip);
 			res->skipped[res->nskipped++] =
 				(kf_skipped){r, kf_arena_strdup(res->arena, kf_strbuf_str(&ws))};
 			kf_strbuf_release(&ws);
 		}
-		if (!req_applies(&R, r))
+		if (!req_applies(R, r))
 			res->notapplicable++;
-		else if (req_holds(&R, r))
+		else if (req_holds(R, r))
 			res->applied++;
 	}
+}
 
-	/* changes relative to the base, in menu order */
+/* Why s changed: the answer's path, the held requirement it serves, or
+ * the engine's own reason (select, imply, default). */
+static void gen_change_why(gen_run *g, kc_sym *s, kf_change *c)
+{
+	rs *R = &g->R;
+	kf_gen_result *res = g->res;
+	const setrec *sr = NULL;
+	for (size_t k = R->nsets; k-- > 0;)
+		if (R->sets[k].sym == s) {
+			sr = &R->sets[k];
+			break;
+		}
+	kf_strbuf w = KF_STRBUF_INIT;
+	if (sr && sr->req) {
+		c->req = sr->req;
+		c->path = kf_arena_strdup(res->arena, set_path(R, sr));
+		c->group = group_of(g->o, sr->req);
+		if (strchr(c->path, ' '))
+			kf_strbuf_addf(&w, "%s (for %s:%d)", c->path,
+				       sr->req->loc.file ? sr->req->loc.file : "?",
+				       sr->req->loc.line);
+		else
+			req_text(sr->req, &w);
+		if (c->path && strchr(c->path, ' '))
+			c->group = "dependencies";
+	} else if ((c->req = held_req_for(R, g->held, g->nheld, s))) {
+		/* a requirement's own symbol that no answer set: it
+		 * holds through a select or a default */
+		c->group = group_of(g->o, c->req);
+		req_text(c->req, &w);
+		kf_strbuf_addstr(&w, " (");
+		kf_why_line(R->t, s, &w);
+		kf_strbuf_addch(&w, ')');
+	} else {
+		kf_why_line(R->t, s, &w);
+		c->group = "dependencies";
+	}
+	c->why = kf_arena_strdup(res->arena, kf_strbuf_str(&w));
+	kf_strbuf_release(&w);
+}
+
+/* Phase 5b, the changes relative to the base, in menu order. */
+static void gen_changes(gen_run *g)
+{
+	rs *R = &g->R;
+	kc_tree *t = R->t;
+	const kf_base *base = g->base;
+	kf_gen_result *res = g->res;
 	size_t achg = 0;
 	for (kc_menu *m = menu_next(&t->rootmenu, &t->rootmenu); m;
 	     m = menu_next(m, &t->rootmenu)) {
@@ -1762,15 +1852,12 @@ int kf_generate(const kf_gen_opts *o, const kf_base *base, kf_gen_result *res,
 		const char *was = base_value(base, s);
 		if (same_value(s, now, was))
 			continue;
-		const setrec *sr = NULL;
-		for (size_t k = R.nsets; k-- > 0;)
-			if (R.sets[k].sym == s) {
-				sr = &R.sets[k];
-				break;
-			}
+		bool answered = false;
+		for (size_t k = R->nsets; k-- > 0 && !answered;)
+			answered = R->sets[k].sym == s;
 		/* a string or number that appears because its menu became
 		 * visible, at its default, is no change anyone made */
-		if (!was && !sr && s->type != S_BOOLEAN && s->type != S_TRISTATE)
+		if (!was && !answered && s->type != S_BOOLEAN && s->type != S_TRISTATE)
 			continue;
 		bool dup = false;
 		for (size_t k = 0; k < res->nchanges && !dup; k++)
@@ -1784,39 +1871,46 @@ int kf_generate(const kf_gen_opts *o, const kf_base *base, kf_gen_result *res,
 		c->sym = s->name;
 		c->from = was ? kf_arena_strdup(res->arena, was) : "absent";
 		c->to = now ? kf_arena_strdup(res->arena, now) : "absent";
-		kf_strbuf w = KF_STRBUF_INIT;
-		if (sr && sr->req) {
-			c->req = sr->req;
-			c->path = kf_arena_strdup(res->arena, set_path(&R, sr));
-			c->group = group_of(o, sr->req);
-			if (strchr(c->path, ' '))
-				kf_strbuf_addf(&w, "%s (for %s:%d)", c->path,
-					       sr->req->loc.file ? sr->req->loc.file : "?",
-					       sr->req->loc.line);
-			else
-				req_text(sr->req, &w);
-			if (c->path && strchr(c->path, ' '))
-				c->group = "dependencies";
-		} else if ((c->req = held_req_for(&R, held, nheld, s))) {
-			/* a requirement's own symbol that no answer set: it
-			 * holds through a select or a default */
-			c->group = group_of(o, c->req);
-			req_text(c->req, &w);
-			kf_strbuf_addstr(&w, " (");
-			kf_why_line(t, s, &w);
-			kf_strbuf_addch(&w, ')');
-		} else {
-			kf_why_line(t, s, &w);
-			c->group = "dependencies";
-		}
-		c->why = kf_arena_strdup(res->arena, kf_strbuf_str(&w));
-		kf_strbuf_release(&w);
+		gen_change_why(g, s, c);
 	}
-	res->evaluations = (int)R.nlog;
+}
 
+/*
+ * The resolver, in named phases: pins, the level passes (gen_passes),
+ * minimisation, the result's values, the result (counts and changes).
+ */
+int kf_generate(const kf_gen_opts *o, const kf_base *base, kf_gen_result *res,
+		kf_diags *d)
+{
+	gen_run g = {.o = o, .base = base, .res = res};
+	memset(res, 0, sizeof(*res));
+	res->arena = kf_arena_new();
+	rs_init(&g.R, o, res->arena);
+	kc_tree *t = o->tree;
+	/* the search evaluates many configurations that are never written:
+	 * their warnings are not the result's */
+	kf_diags scratch = KF_DIAGS_INIT;
+	kf_diags *saved_diags = t->diags;
+	t->diags = &scratch;
+	t->calc_lazy = true;
 
-	rs_release(&R);
-	free(held);
+	gen_pins(&g);
+	g.held = kf_xcalloc(o->set->n + 1, sizeof(*g.held));
+	kc_journal journal = {0};
+	t->journal = &journal;
+	t->jtag = g.R.nlog;
+	gen_level_passes(&g);
+	gen_minimize(&g);
+	t->journal = NULL;
+	free(journal.v);
+
+	gen_final_values(t, saved_diags, &scratch);
+	gen_counts(&g);
+	gen_changes(&g);
+	res->evaluations = (int)g.R.nlog;
+
+	rs_release(&g.R);
+	free(g.held);
 	(void)d;
 	return res->nunmet ? 1 : 0;
 }

@@ -31,11 +31,6 @@ struct ask {
 	bool failed;         /* an int/hex symbol could not be answered */
 };
 
-static bool kver_at_least(const kc_tree *t, int major, int minor)
-{
-	return t->kver[0] > major || (t->kver[0] == major && t->kver[1] >= minor);
-}
-
 /* ---------------- help (menu.c) ---------------- */
 
 static void get_dep_str(kc_tree *t, kf_strbuf *r, kc_expr *expr, const char *prefix)
@@ -51,7 +46,7 @@ static void get_prompt_str(kc_tree *t, kf_strbuf *r, kc_prop *prop)
 {
 	kc_menu *submenu[8], *menu;
 	int i, j;
-	bool old = !kver_at_least(t, 5, 11); /* 5.10 starts at the parent */
+	bool old = t->ext_help_parent; /* 5.10 starts at the parent */
 
 	kf_strbuf_addf(r, "  Prompt: %s\n", prop->text);
 	get_dep_str(t, r, prop->menu->dep, "  Depends on: ");
@@ -243,7 +238,7 @@ static void conf_string(struct ask *a, kc_menu *menu)
 			return;
 		/* 6.12 and later stop instead of asking forever once the
 		 * input has ended (an int/hex default that is out of range) */
-		if (a->eof && kver_at_least(a->t, 6, 12)) {
+		if (a->eof && a->t->ask_eof_stops) {
 			kf_diag_raw(a->t->diags, KF_ERROR,
 				    "\nerror: no value for new symbol '%s' at end of input",
 				    sym->name);

@@ -24,7 +24,7 @@ void kc_file_seen(kc_tree *t, const char *name)
 
 static bool v61(const kc_tree *t) /* 6.1's variant (before 6.2) */
 {
-	return t->kver[0] < 6 || (t->kver[0] == 6 && t->kver[1] < 2);
+	return t->autoconf_61;
 }
 
 static void heading(kc_tree *t, kf_strbuf *out, const char *prefix,

@@ -356,7 +356,7 @@ static int conf_read(kc_tree *t, const char *name, const kc_run_opts *o,
 		rc = conf_read_simple(t, name, o->warn_unknown);
 	} else {
 		rc = conf_read_simple(t, o->config, o->warn_unknown);
-		if (rc && kc_tree_before(t, 5, 13)) {
+		if (rc && t->defconfig_list_opt) {
 			/* the defaults of the "option defconfig_list" symbol,
 			 * not KCONFIG_DEFCONFIG_LIST (b75b0a819af9, 5.13) */
 			t->conf_changed = true;
@@ -1193,7 +1193,7 @@ int kc_compute(kc_tree *t, const kc_run_opts *o, kf_strbuf *out)
 		 * fragment; 5.10's does not (older trees: as their script) */
 		mkf = kf_xasprintf("%s/scripts/kconfig/merge_config.sh", t->srctree);
 		kf_strbuf_reset(&mk);
-		bool blank = !kc_tree_before(t, 6, 1) ||
+		bool blank = t->conf_61 ||
 			     kf_read_file(mkf, &mk, &tmp) != 0 ||
 			     strstr(mk.buf, "echo >> $TMP_FILE");
 		kf_diags_release(&tmp);

@@ -60,7 +60,7 @@ void kc_parse_error(kc_tree *t, int col, const char *fmt, ...)
 	kf_strbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);
 	/* a tree newer than kfit may use syntax kfit does not know yet */
-	if (kc_ver(t) > KC_VER_NEWEST)
+	if (t->newer_than_kfit)
 		kf_strbuf_addf(&sb,
 			       " (this tree is Linux %s, newer than the kernels kfit knows, up to %d.%d: it may use Kconfig syntax kfit does not support yet)",
 			       t->kernelversion, KC_VER_NEWEST / 100,

@@ -365,34 +365,36 @@ struct kc_tree {
 	bool eof_eol;            /* the top file's end without a newline is
 				  * a T_EOL first (5.10, 6.1: lexer.l's
 				  * "if (current_file)" at <<EOF>>) */
+	/* the other version differences (kc_tree_version_flags, the one
+	 * place that compares versions; docs/semantics.md, "Version flags") */
+	bool conf_61;            /* conf, its scripts and the Makefile are
+				    6.1's or newer (6.1+, or no version) */
+	bool rustc_version_text; /* the Makefile exports RUSTC_VERSION_TEXT */
+	bool clang_werror_ignored_opt; /* -Werror=ignored-optimization-argument */
+	bool clang_werror_option_ignored; /* -Werror=option-ignored */
+	bool clang_werror_unused_arg; /* -Werror=unused-command-line-argument */
+	bool defconfig_list_opt; /* "option defconfig_list" names the starting
+				    configs, KBUILD_DEFCONFIG exported */
+	bool kw_defconfig_list;  /* without lexer.l: "defconfig_list" and
+				    "allnoconfig_y" are keywords */
+	bool kw_option;          /* without lexer.l: "option" is a keyword */
+	bool help_dashes;        /* "---help---" is "help" */
+	bool source_glob;        /* "source" takes a glob pattern */
+	bool ext_help_parent;    /* menu_get_ext_help's Location starts at the
+				    prompt's parent menu */
+	bool ask_eof_stops;      /* conf stops at the end of input on an
+				    int/hex symbol without a valid answer */
+	bool autoconf_61;        /* auto.conf/autoconf.h as 6.1 writes them */
+	bool newer_than_kfit;    /* newer than the newest kernel kfit knows */
 };
 
 /* `which NAME` on the tree's PATH (malloc'ed), or NULL (kc_shell.c). */
 char *kc_which(kc_tree *t, const char *name);
 
-/* The tree's version is known and older than MAJ.MIN. */
-static inline bool kc_tree_before(const kc_tree *t, int maj, int min)
-{
-	return t->kver[0] && (t->kver[0] < maj ||
-			      (t->kver[0] == maj && t->kver[1] < min));
-}
-
-/*
- * Rules that came with a kernel release are keyed on the tree's
- * VERSION.PATCHLEVEL as one number (6.18 -> 618); see docs/semantics.md.
- * KC_VER_NEWEST is the newest kernel kfit is checked against: a tree
- * newer than it is read with the newest rules, and its syntax errors say
- * that the tree is newer than kfit.
- */
+/* The newest kernel kfit is checked against (VERSION * 100 + PATCHLEVEL):
+ * a tree newer than it is read with the newest rules, and its syntax
+ * errors say that the tree is newer than kfit. */
 #define KC_VER_NEWEST 703
-#define KC_VER_TRANSITIONAL 618 /* "transitional" (f9afce4f32e9, v6.18-rc1) */
-#define KC_VER_POST_612 613     /* the other 6.12 -> 7.3 changes, for trees
-				   without scripts/kconfig sources (see docs) */
-
-static inline int kc_ver(const kc_tree *t)
-{
-	return t->kver[0] * 100 + t->kver[1];
-}
 
 /* ---- kc_expr.c ---- */
 kc_expr *expr_alloc_symbol(kc_tree *t, kc_sym *sym);

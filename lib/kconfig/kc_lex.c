@@ -16,14 +16,21 @@
 #include <string.h>
 #include <sys/stat.h>
 
+/* Which keywords only older trees have (for a tree without lexer.l). */
+enum kw_gate {
+	KW_ALL,            /* every tree */
+	KW_DEFCONFIG_LIST, /* t->kw_defconfig_list */
+	KW_OPTION,         /* t->kw_option */
+};
+
 static const struct {
 	const char *word; /* keyword text */
 	enum tok tok;     /* its token */
 	int min_sem;      /* 0: all; only in trees of this model or newer */
 	int max_sem;      /* 0: all; only in trees of this model or older */
-	int before;       /* without lexer.l: only before this version (kc_ver) */
+	enum kw_gate gate; /* without lexer.l: the kc_tree flag that keeps it */
 } keywords[] = {
-	{"allnoconfig_y", T_ALLNOCONFIG_Y, 0, 0, 513},
+	{"allnoconfig_y", T_ALLNOCONFIG_Y, 0, 0, KW_DEFCONFIG_LIST},
 	{"bool", T_BOOL, 0, 0, 0},
 	{"choice", T_CHOICE, 0, 0, 0},
 	{"comment", T_COMMENT, 0, 0, 0},
@@ -31,7 +38,7 @@ static const struct {
 	{"def_bool", T_DEF_BOOL, 0, 0, 0},
 	{"def_tristate", T_DEF_TRISTATE, 0, 0, 0},
 	{"default", T_DEFAULT, 0, 0, 0},
-	{"defconfig_list", T_DEFCONFIG_LIST, 0, 0, 513},
+	{"defconfig_list", T_DEFCONFIG_LIST, 0, 0, KW_DEFCONFIG_LIST},
 	{"depends", T_DEPENDS, 0, 0, 0},
 	{"endchoice", T_ENDCHOICE, 0, 0, 0},
 	{"endif", T_ENDIF, 0, 0, 0},
@@ -46,7 +53,7 @@ static const struct {
 	{"menuconfig", T_MENUCONFIG, 0, 0, 0},
 	{"modules", T_MODULES, 0, 0, 0},
 	{"on", T_ON, 0, 0, 0},
-	{"option", T_OPTION, 0, 0, 515},
+	{"option", T_OPTION, 0, 0, KW_OPTION},
 	{"optional", T_OPTIONAL, 0, KC_SEM_V1, 0},
 	{"prompt", T_PROMPT, 0, 0, 0},
 	{"range", T_RANGE, 0, 0, 0},
@@ -277,7 +284,7 @@ void kc_lex_source(kc_tree *t, enum tok kind, const char *name)
 		}
 	}
 	bool optional = kind == T_OSOURCE || kind == T_ORSOURCE;
-	if (strpbrk(want, "*?[") && t->sem == KC_SEM_V1 && t->kver[0] < 5) {
+	if (strpbrk(want, "*?[") && t->source_glob) {
 		/* old kernels: source accepted globs */
 		char *pat = kf_xasprintf("%s/%s", t->srctree, want);
 		glob_t g;
@@ -323,8 +330,9 @@ void kc_lex_keywords(kc_tree *t, const char *lexer_l)
 		} else {
 			on = !(keywords[i].max_sem &&
 			       (int)t->sem > keywords[i].max_sem) &&
-			     !(keywords[i].before &&
-			       (!t->kver[0] || kc_ver(t) >= keywords[i].before));
+			     (keywords[i].gate != KW_DEFCONFIG_LIST ||
+			      t->kw_defconfig_list) &&
+			     (keywords[i].gate != KW_OPTION || t->kw_option);
 		}
 		if (!on)
 			t->kw_off |= 1ull << i;
@@ -339,9 +347,7 @@ static enum tok keyword(kc_tree *t, const char *w, size_t n)
 			return t->kw_off & (1ull << i) ? T_NONE : keywords[i].tok;
 	}
 	/* "---help---" until 5.7 */
-	bool before_5_8 = t->kver[0] && (t->kver[0] < 5 ||
-					 (t->kver[0] == 5 && t->kver[1] < 8));
-	if (before_5_8 && n == 10 && !memcmp(w, "---help---", 10))
+	if (t->help_dashes && n == 10 && !memcmp(w, "---help---", 10))
 		return T_HELP;
 	return T_NONE;
 }

@@ -115,6 +115,51 @@ static int read_version(kc_tree *t, const char *version, char *v[4],
 	return 0;
 }
 
+/*
+ * Every difference between kernel versions as a flag of the tree: the one
+ * place that compares the tree's version (docs/semantics.md, "Version
+ * flags": each flag, its first version and the upstream commit).  Where
+ * the tree's own scripts/kconfig sources tell, tree_begin's detection
+ * overrides the flag afterwards; these are the defaults for a tree
+ * without them.  A tree without a version (0.0) counts as older for the
+ * rules with "v >=" or "v <", as newer for those with "known &&".
+ */
+static void kc_tree_version_flags(kc_tree *t)
+{
+	int v = t->kver[0] * 100 + t->kver[1];
+	bool known = t->kver[0] != 0;
+	t->sem = v >= 611 ? KC_SEM_V2 : KC_SEM_V1;
+	t->conf_61 = !(known && v < 601);
+	t->rustc_version_text = v >= 606;
+	t->clang_werror_ignored_opt = v >= 518;
+	t->clang_werror_option_ignored = v >= 603;
+	t->clang_werror_unused_arg = v >= 605;
+	t->defconfig_list_opt = known && v < 513;
+	t->kw_defconfig_list = known && v < 513;
+	t->kw_option = known && v < 515;
+	t->help_dashes = known && v < 508;
+	t->source_glob = v < 500;
+	t->ext_help_parent = v < 511;
+	t->ask_eof_stops = v >= 612;
+	t->autoconf_61 = v < 602;
+	t->yyerror_next_line = v < 609;
+	t->eof_eol = v < 609;
+	t->has_transitional = v >= 618;
+	t->has_depends_if = t->parse_errors_7x = t->choice_rules_7x =
+		t->has_repeated_inc = t->has_neg_submenu =
+			t->has_warn_changed = v >= 613;
+	/* "option": any name before 5.0, modules until 5.15, defconfig_list
+	 * and allnoconfig_y until 5.13; "modules" an attribute from 5.15 */
+	int ov = known ? v : KC_VER_NEWEST;
+	t->opt_forms = (ov < 500 ? KC_OPT_LIST : 0) |
+		       (ov >= 500 && ov < 515 ? KC_OPT_MODULES : 0) |
+		       (ov >= 500 && ov < 513
+				? KC_OPT_DEFCONFIG_LIST | KC_OPT_ALLNOCONFIG_Y
+				: 0);
+	t->modules_attr = ov >= 515;
+	t->newer_than_kfit = v > KC_VER_NEWEST;
+}
+
 int kc_env_setup(kc_tree *t, const char *version, bool plain, kf_diags *d)
 {
 	/* start from this process's environment, as make passes it on */
@@ -146,10 +191,10 @@ int kc_env_setup(kc_tree *t, const char *version, bool plain, kf_diags *d)
 	t->kver[0] = atoi(ver);
 	t->kver[1] = atoi(pl);
 	t->kver[2] = atoi(sl);
+	kc_tree_version_flags(t);
 	/* from 6.1 on always the new Makefile (test trees have a bare one);
 	 * before, the tree's own files tell */
-	bool new_makefile = !kc_tree_before(t, 6, 1);
-	llvm_affixes = llvm_affixes || new_makefile;
+	llvm_affixes = llvm_affixes || t->conf_61;
 	kf_strbuf_release(&kv);
 	free(ver);
 	free(pl);
@@ -233,7 +278,7 @@ int kc_env_setup(kc_tree *t, const char *version, bool plain, kf_diags *d)
 	vsubst[nv] = true;
 	vcmd[nv++] = kf_xasprintf("LC_ALL=C %s --version 2>/dev/null | head -n 1",
 				  pp_getenv(t, "CC"));
-	if (t->kver[0] > 6 || (t->kver[0] == 6 && t->kver[1] >= 6)) {
+	if (t->rustc_version_text) {
 		vname[nv] = "RUSTC_VERSION_TEXT";
 		vsubst[nv] = true;
 		vcmd[nv++] = kf_xasprintf("%s --version 2>/dev/null", pp_getenv(t, "RUSTC"));
@@ -260,7 +305,7 @@ int kc_env_setup(kc_tree *t, const char *version, bool plain, kf_diags *d)
 	for (size_t i = 0; i < nv; i++)
 		free(vtxt[i]);
 	char *mkclang = kf_xasprintf("%s/scripts/Makefile.clang", t->srctree);
-	bool top_clang_flags = !new_makefile && !kf_exists(mkclang);
+	bool top_clang_flags = !t->conf_61 && !kf_exists(mkclang);
 	free(mkclang);
 	if (clang && top_clang_flags) {
 		/* 5.10's top Makefile: --target/--prefix/--gcc-toolchain only
@@ -328,16 +373,16 @@ int kc_env_setup(kc_tree *t, const char *version, bool plain, kf_diags *d)
 		else
 			kf_strbuf_addstr(&cf, cf.len ? " -fintegrated-as" : "-fintegrated-as");
 		kf_strbuf_addstr(&cf, " -Werror=unknown-warning-option");
-		if (t->kver[0] > 5 || (t->kver[0] == 5 && t->kver[1] >= 18))
+		if (t->clang_werror_ignored_opt)
 			kf_strbuf_addstr(&cf, " -Werror=ignored-optimization-argument");
-		if (t->kver[0] > 6 || (t->kver[0] == 6 && t->kver[1] >= 3))
+		if (t->clang_werror_option_ignored)
 			kf_strbuf_addstr(&cf, " -Werror=option-ignored");
-		if (t->kver[0] > 6 || (t->kver[0] == 6 && t->kver[1] >= 5))
+		if (t->clang_werror_unused_arg)
 			kf_strbuf_addstr(&cf, " -Werror=unused-command-line-argument");
 		pp_setenv(t, "CLANG_FLAGS", kf_strbuf_str(&cf));
 		kf_strbuf_release(&cf);
 	}
-	if (kc_tree_before(t, 5, 13)) {
+	if (t->defconfig_list_opt) {
 		/* the top Makefile exports it; 5.10's DEFCONFIG_LIST
 		 * symbol reads it */
 		char *def = kc_default_defconfig(t);
@@ -409,7 +454,7 @@ static bool read_conf_source(kc_tree *t, const char *name, kf_strbuf *sb)
  */
 static void detect_conf_features(kc_tree *t)
 {
-	if (!kc_tree_before(t, 6, 1)) {
+	if (t->conf_61) {
 		t->has_warn_unknown = t->has_werror = true;
 		return;
 	}
@@ -447,8 +492,8 @@ static int conf_source_has(kc_tree *t, const char *name, const char *text)
  * What conf changed between 6.12 and 7.3 (docs/semantics.md, "7.x"): the
  * tree's own scripts/kconfig decides, so a 6.13 ... 7.2 tree behaves as
  * its conf does whichever release brought each change; a tree without
- * those sources (a test tree) has a change from KC_VER_POST_612 on
- * (transitional: 6.18).
+ * those sources (a test tree) keeps kc_tree_version_flags' (from 6.13 on,
+ * transitional from 6.18).
  */
 static void detect_conf_features_7x(kc_tree *t)
 {
@@ -456,39 +501,38 @@ static void detect_conf_features_7x(kc_tree *t)
 		size_t off;        /* the kc_tree flag */
 		const char *file;  /* scripts/kconfig/FILE */
 		const char *text;  /* present from the change on */
-		int ver;           /* without sources: from this version */
 	} f[] = {
 		{offsetof(kc_tree, has_transitional), "lexer.l",
-		 "\"transitional\"", KC_VER_TRANSITIONAL},
+		 "\"transitional\""},
 		{offsetof(kc_tree, has_depends_if), "parser.y",
-		 "T_DEPENDS T_ON expr if_expr", KC_VER_POST_612},
+		 "T_DEPENDS T_ON expr if_expr"},
 		{offsetof(kc_tree, parse_errors_7x), "parser.y",
-		 "zconf_error(\"menuconfig statement without prompt\")",
-		 KC_VER_POST_612},
+		 "zconf_error(\"menuconfig statement without prompt\")"},
 		{offsetof(kc_tree, choice_rules_7x), "parser.y",
-		 "must not have a prompt in another entry", KC_VER_POST_612},
+		 "must not have a prompt in another entry"},
 		{offsetof(kc_tree, has_repeated_inc), "util.c",
-		 "repeated inclusion of", KC_VER_POST_612},
+		 "repeated inclusion of"},
 		{offsetof(kc_tree, has_neg_submenu), "expr.c",
-		 "expr_contains_symbol_negated", KC_VER_POST_612},
+		 "expr_contains_symbol_negated"},
 		{offsetof(kc_tree, has_warn_changed), "confdata.c",
-		 "KCONFIG_WARN_CHANGED_INPUT", KC_VER_POST_612},
+		 "KCONFIG_WARN_CHANGED_INPUT"},
 	};
 	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
 		bool *flag = (bool *)((char *)t + f[i].off);
 		int has = t->sem == KC_SEM_V2
 				  ? conf_source_has(t, f[i].file, f[i].text)
 				  : 0;
-		*flag = has < 0 ? kc_ver(t) >= f[i].ver : has;
+		if (has >= 0)
+			*flag = has;
 	}
 }
 
 /*
  * The "option" keyword and "modules" (docs/semantics.md, "5.10's
  * generation"): which keywords the tree's lexer.l has, and which
- * "option" rules its parser.y has; without those sources, by version.
- * The version of the end of "option NAME" with any name (the keyword
- * table's removal) is not pinned down here: 5.0 is assumed.
+ * "option" rules its parser.y has; without those sources,
+ * kc_tree_version_flags' (the end of "option NAME" with any name, the
+ * keyword table's removal, is not pinned down: 5.0 is assumed).
  */
 static void detect_option_syntax(kc_tree *t)
 {
@@ -500,24 +544,21 @@ static void detect_option_syntax(kc_tree *t)
 	static const struct {
 		unsigned form;    /* KC_OPT_* */
 		const char *text; /* in parser.y when the tree has it */
-		int from, before; /* without parser.y: kc_ver range */
 	} f[] = {
-		{KC_OPT_LIST, "symbol_option_list", 0, 500},
-		{KC_OPT_MODULES, "T_OPTION T_MODULES T_EOL", 500, 515},
-		{KC_OPT_DEFCONFIG_LIST, "T_OPTION T_DEFCONFIG_LIST T_EOL", 500, 513},
-		{KC_OPT_ALLNOCONFIG_Y, "T_OPTION T_ALLNOCONFIG_Y T_EOL", 500, 513},
+		{KC_OPT_LIST, "symbol_option_list"},
+		{KC_OPT_MODULES, "T_OPTION T_MODULES T_EOL"},
+		{KC_OPT_DEFCONFIG_LIST, "T_OPTION T_DEFCONFIG_LIST T_EOL"},
+		{KC_OPT_ALLNOCONFIG_Y, "T_OPTION T_ALLNOCONFIG_Y T_EOL"},
 	};
 	kf_strbuf py = KF_STRBUF_INIT;
-	bool have_parser = read_conf_source(t, "parser.y", &py);
-	const char *s = kf_strbuf_str(&py);
-	int v = t->kver[0] ? kc_ver(t) : KC_VER_NEWEST;
-	t->opt_forms = 0;
-	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
-		if (have_parser ? strstr(s, f[i].text) != NULL
-				: v >= f[i].from && v < f[i].before)
-			t->opt_forms |= f[i].form;
-	t->modules_attr = have_parser ? strstr(s, "config_option: T_MODULES T_EOL") != NULL
-				      : v >= 515;
+	if (read_conf_source(t, "parser.y", &py)) {
+		const char *s = kf_strbuf_str(&py);
+		t->opt_forms = 0;
+		for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
+			if (strstr(s, f[i].text))
+				t->opt_forms |= f[i].form;
+		t->modules_attr = strstr(s, "config_option: T_MODULES T_EOL") != NULL;
+	}
 	kf_strbuf_release(&py);
 }
 
@@ -586,9 +627,6 @@ static kc_tree *tree_begin(const kc_load_opts *o, kf_diags *d, kc_prefetch *spec
 		kc_tree_free(t);
 		return NULL;
 	}
-	t->sem = (t->kver[0] > 6 || (t->kver[0] == 6 && t->kver[1] >= 11))
-			 ? KC_SEM_V2
-			 : KC_SEM_V1;
 	t->hashsize = t->sem == KC_SEM_V2 ? 16384 : 9973;
 	detect_conf_features(t);
 	detect_conf_features_7x(t);
@@ -597,11 +635,13 @@ static kc_tree *tree_begin(const kc_load_opts *o, kf_diags *d, kc_prefetch *spec
 	 * kbuild-v6.9 pull: 313c6cd3c2d5 "kconfig: fix off-by-one in
 	 * zconf_error()" and the cur_filename/cur_lineno rework; the top
 	 * file's <<EOF>> with 8facc5f31954), the version decides when the
-	 * tree has no scripts/kconfig sources */
+	 * tree has no scripts/kconfig sources (kc_tree_version_flags) */
 	int plus1 = conf_source_has(t, "parser.y", "zconf_lineno() + 1, err");
-	t->yyerror_next_line = plus1 < 0 ? kc_ver(t) < 609 : plus1;
+	if (plus1 >= 0)
+		t->yyerror_next_line = plus1;
 	int eol = conf_source_has(t, "lexer.l", "if (current_file) {");
-	t->eof_eol = eol < 0 ? kc_ver(t) < 609 : eol;
+	if (eol >= 0)
+		t->eof_eol = eol;
 	detect_option_syntax(t);
 	t->hash = kf_arena_alloc(t->arena, t->hashsize * sizeof(kc_sym *));
 	return t;

@@ -91,6 +91,11 @@ static bool cond_holds(const prof_db *db, const prof_cond *c, const kf_dotconfig
 	return prof_alt_holds(c->if_alt, v, false, PROF_INITRAMFS_YES);
 }
 
+bool prof_req_is_hard(const prof_req *r)
+{
+	return r->level == PROF_REQUIRE && !r->soft;
+}
+
 size_t prof_check(const prof_db *db, prof_set *s, const kf_dotconfig *cfg,
 		  const prof_check_opts *o, prof_result **out)
 {
@@ -162,7 +167,7 @@ size_t prof_check(const prof_db *db, prof_set *s, const kf_dotconfig *cfg,
 			x->outcome = PROF_MET;
 		} else {
 			x->outcome = PROF_UNMET;
-			if (r->level == PROF_REQUIRE)
+			if (prof_req_is_hard(r))
 				unmet++;
 		}
 	}

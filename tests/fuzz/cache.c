@@ -1,5 +1,5 @@
 /*
- * cache.c - fuzz target for the cache readers (lib/util/util.c): any bytes as
+ * cache.c - fuzz target for the cache readers (lib/util/cache.c): any bytes as
  * a cache entry, through kf_cache_unseal (kinds "shell" and "aliases") and
  * kf_cache_read from a file; and the round trip: what kf_cache_seal wraps
  * around the input comes back unchanged, and the sealed entry with any

@@ -22,6 +22,22 @@
 #include <time.h>
 #include <unistd.h>
 
+/* Try the lock for half a second before saying anything: a kfit that was
+ * just killed lets go of it within moments (its tar dies with it).  True
+ * when it is still held by another. */
+static bool lock_wait_quietly(int fd)
+{
+	for (int i = 0; i < 20; i++) {
+		if (flock(fd, LOCK_EX | LOCK_NB) == 0)
+			return false;
+		if (errno != EWOULDBLOCK && errno != EINTR)
+			return false;
+		struct timespec ts = {0, 25 * 1000 * 1000};
+		nanosleep(&ts, NULL);
+	}
+	return flock(fd, LOCK_EX | LOCK_NB) < 0 && errno == EWOULDBLOCK;
+}
+
 static const char no_tree_msg[] =
 	"no kernel tree: give -k DIR, run inside a kernel tree, set KFIT_KERNEL, "
 	"or install one with 'apt-get install linux-source-6.12'";
@@ -468,7 +484,7 @@ char *kf_tree_extract(const char *tarball, const char *cache_dir,
 			    strerror(errno));
 		goto fail;
 	}
-	if (flock(lfd, LOCK_EX | LOCK_NB) < 0 && errno == EWOULDBLOCK && progress) {
+	if (lock_wait_quietly(lfd) && progress) {
 		/* a stopped or slow kfit holds it: say what is awaited */
 		char *msg = kf_xasprintf("waiting for another kfit to finish extracting %s "
 					 "into %s (it holds %s)", abs_tar, dir, lock);
