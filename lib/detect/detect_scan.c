@@ -1101,19 +1101,49 @@ out:
 	free(abs);
 }
 
-/* The #defines of tree-relative header rel (when it exists) into s->global. */
-static void collect_header(scan *s, const char *rel)
+/* A global header being read, for the headers it includes. */
+typedef struct ghdr {
+	scan *s;         /* the scan */
+	const char *rel; /* the header, tree-relative */
+	int depth;       /* quoted includes followed to reach it */
+} ghdr;
+
+static void collect_header_at(scan *s, const char *rel, int depth);
+
+/* A quoted #include of a global header: the header beside it, two levels
+ * deep (7.3's <linux/mod_devicetable.h> is only "device-id/pci.h" and
+ * the like: PCI_ANY_ID and the other ids moved there). */
+static void global_include(const char *name, bool angle, size_t pos, void *ctx)
+{
+	const ghdr *g = ctx;
+	if (angle || g->depth >= 2 || strstr(name, ".."))
+		return;
+	const char *slash = strrchr(g->rel, '/');
+	char *rel = kf_xasprintf("%.*s%s", slash ? (int)(slash - g->rel + 1) : 0, g->rel, name);
+	collect_header_at(g->s, rel, g->depth + 1);
+	free(rel);
+}
+
+static void collect_header_at(scan *s, const char *rel, int depth)
 {
 	char *p = kf_xasprintf("%s/%s", s->tree, rel);
 	kf_strbuf sb = KF_STRBUF_INIT;
 	kf_diags ignore = KF_DIAGS_INIT;
 	if (kf_exists(p) && kf_read_file(p, &sb, &ignore) == 0 && sb.buf) {
+		ghdr g = {s, rel, depth};
 		dcpp_strip_comments(sb.buf, sb.len);
-		dcpp_collect(s->global, sb.buf, sb.len, NULL, NULL);
+		dcpp_collect(s->global, sb.buf, sb.len, global_include, &g);
 	}
 	kf_strbuf_release(&sb);
 	kf_diags_release(&ignore);
 	free(p);
+}
+
+/* The #defines of tree-relative header rel (when it exists) into s->global,
+ * with those of the headers it includes by quoted name. */
+static void collect_header(scan *s, const char *rel)
+{
+	collect_header_at(s, rel, 0);
 }
 
 /* The kernel headers whose macros the tables use. */
@@ -1321,7 +1351,7 @@ static void scan_cfiles(scan *s)
 }
 
 /* Bumped whenever the scanner's output changes, so old caches are redone. */
-#define SCANNER_VERSION 35
+#define SCANNER_VERSION 36
 
 int kf_aliasdb_scan_tree(kf_aliasdb *db, const char *tree, const char *arch, bool use_cache,
 			 kf_detect_progress_fn *progress, void *ctx, kf_diags *d)
