@@ -513,15 +513,16 @@ static void scan_named_drivers(scan *s, const dcpp_defs *defs, const char *text,
 	}
 }
 
-/* Platform drivers match devices by name; PCI, USB and HID drivers are
- * known by theirs in a device's driver link. */
+/* Platform drivers match devices by name; PCI, USB, HID and AMBA drivers
+ * are known by theirs in a device's driver link. */
 static void scan_platform_drivers(scan *s, const dcpp_defs *defs, const char *text, size_t n,
 				  const owner *ow, const char *file)
 {
 	scan_named_drivers(s, defs, text, n, ow, file, "struct platform_driver", "platform:%s",
 			   KF_ALIAS_DRVNAME);
 	static const char *const bus[] = {"struct pci_driver", "struct usb_driver",
-					  "struct hid_driver", "struct platform_driver"};
+					  "struct hid_driver", "struct platform_driver",
+					  "struct amba_driver"};
 	for (size_t k = 0; k < sizeof(bus) / sizeof(bus[0]); k++)
 		scan_named_drivers(s, defs, text, n, ow, file, bus[k], "driver:%s",
 				   KF_ALIAS_DRIVER);
@@ -1020,11 +1021,13 @@ static void scan_cfile(scan *s, const char *rel)
 	kf_diags ignore = KF_DIAGS_INIT;
 	if (kf_read_file(abs, &sb, &ignore) < 0 || !sb.buf)
 		goto out;
-	if (!strstr(sb.buf, "_device_id") && !strstr(sb.buf, "MODULE_ALIAS") &&
+	if (!strstr(sb.buf, "_device_id") && !strstr(sb.buf, "amba_id") &&
+	    !strstr(sb.buf, "MODULE_ALIAS") &&
 	    !strstr(sb.buf, "MODULE_FIRMWARE") && !strstr(sb.buf, "x86_cpu_id") &&
 	    !strstr(sb.buf, "dmi_system_id") && !strstr(sb.buf, "module_cpu_feature_match") &&
 	    !strstr(sb.buf, "struct platform_driver") && !strstr(sb.buf, "struct pci_driver") &&
-	    !strstr(sb.buf, "struct usb_driver") && !strstr(sb.buf, "struct hid_driver"))
+	    !strstr(sb.buf, "struct usb_driver") && !strstr(sb.buf, "struct hid_driver") &&
+	    !strstr(sb.buf, "struct amba_driver"))
 		goto out;
 	char *text = sb.buf;
 	size_t n = sb.len;
@@ -1351,7 +1354,7 @@ static void scan_cfiles(scan *s)
 }
 
 /* Bumped whenever the scanner's output changes, so old caches are redone. */
-#define SCANNER_VERSION 36
+#define SCANNER_VERSION 38
 
 int kf_aliasdb_scan_tree(kf_aliasdb *db, const char *tree, const char *arch, bool use_cache,
 			 kf_detect_progress_fn *progress, void *ctx, kf_diags *d)
