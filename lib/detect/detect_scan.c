@@ -1207,6 +1207,7 @@ static void load_global(scan *s)
 		"include/linux/hyperv.h",
 		"include/linux/wmi.h",
 		"include/acpi/acpi_drivers.h",
+		"include/linux/acpi.h", /* 7.3's ACPI_CMOS_RTC_IDS (rtc-cmos) */
 		"include/acpi/processor.h",
 		"include/scsi/scsi_proto.h",
 		"include/scsi/scsi_device.h",
@@ -1354,7 +1355,7 @@ static void scan_cfiles(scan *s)
 }
 
 /* Bumped whenever the scanner's output changes, so old caches are redone. */
-#define SCANNER_VERSION 38
+#define SCANNER_VERSION 39
 
 int kf_aliasdb_scan_tree(kf_aliasdb *db, const char *tree, const char *arch, bool use_cache,
 			 kf_detect_progress_fn *progress, void *ctx, kf_diags *d)
