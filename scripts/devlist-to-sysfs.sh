@@ -9,8 +9,9 @@
 #
 # the third field is the bound driver, or - when none was bound.  Each
 # device gets modalias, uevent (MODALIAS=, DRIVER=), a subsystem link
-# (pci, usb, platform, ... from the modalias) and, when bound, a driver
-# link, as the kernel shows them.  For building snapshot fixtures from
+# (pci, usb, platform, ... from the modalias; a device-tree node's of:
+# modalias is a platform device's) and, when bound, a driver link, as the
+# kernel shows them.  For building snapshot fixtures from
 # published probes (tests/data/snapshots/).
 set -euo pipefail
 [ $# = 1 ] || { echo "usage: $0 ROOT < devices.tsv" >&2; exit 2; }
@@ -22,6 +23,7 @@ while IFS=$'\t' read -r path alias drv; do
 	d=$root/sys$path
 	mkdir -p "$d"
 	bus=${alias%%:*}
+	[ "$bus" = of ] && bus=platform
 	# ../ from sys/devices/... back to sys/, then bus/BUS
 	up=$(echo "${path#/}" | sed 's|[^/]*|..|g')
 	printf '%s\n' "$alias" >"$d/modalias"

@@ -3,7 +3,8 @@
 # running machine, and nothing else: os-release, a few /proc files, the
 # running config, the relevant /sys attributes (every device's modalias,
 # uevent and driver/subsystem links, DMI ids, block devices and their
-# dm/md/slaves, the LSM list, CPU counts, the ACPI table headers), which of
+# dm/md/slaves, the LSM list, CPU counts, the ACPI table headers, the
+# device tree's compatibles, chosen/ and aliases/), which of
 # the programs detect looks for are installed (as empty files), the
 # systemd version marker and /lib/modules/REL/modules.{alias,builtin*}.
 # Symlinks are kept as symlinks (their targets as they are in /sys), so a
@@ -73,6 +74,18 @@ done
 if [ -d "$src/sys/firmware/efi" ]; then
 	mkdir -p "$out/sys/firmware/efi"
 	copy /sys/firmware/efi/fw_platform_size
+fi
+# device tree: the root's compatible and model, chosen/ and aliases/, and
+# each node's compatible and primecell id (the console's driver and its
+# screen come from stdout-path and chosen/framebuffer*)
+dt=/sys/firmware/devicetree/base
+if [ -d "$src$dt" ]; then
+	for f in compatible model; do copy "$dt/$f"; done
+	for d in chosen aliases; do
+		for f in "$src$dt/$d"/*; do [ -f "$f" ] && copy "${f#"$src"}"; done
+	done
+	find "$src$dt" \( -name compatible -o -name arm,primecell-periphid \) -type f 2>/dev/null |
+		while read -r f; do copy "${f#"$src"}"; done
 fi
 # ACPI table headers (36 bytes: signature, OEM ID, OEM table ID)
 for t in DSDT FACP APIC MCFG; do

@@ -95,6 +95,7 @@ kf_detect *kf_detect_run(const kf_detect_opts *o, kf_diags *d)
 		}
 		policy_foreign(&c, cpuinfo);
 		detect_match(&c, &rd, cfg);
+		detect_dt_consoles(&c);
 		if (cfg)
 			kf_dotconfig_free(cfg);
 	}

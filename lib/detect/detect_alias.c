@@ -38,11 +38,14 @@ struct kf_alias_index {
 	 * kf_aliasdb_bound_alias), asked for every device with a driver:
 	 * made together, for the first naliases + 1 (0: not made) */
 	size_t drv_of;
-	kf_hindex drvfirst; /* a driver name: the first alias naming it */
+	kf_hindex drvfirst; /* a driver name: per module, its first alias
+			       naming it, in alias order */
 	kf_hindex moddrv;   /* module and driver name: an alias of the
 			       module naming that driver */
 	kf_hindex modbus;   /* module and bus ("pci:"): the module's first
 			       alias of that bus */
+	kf_hindex moddev;   /* module: its first alias that is not a
+			       "driver:NAME" (one of a device or a bus) */
 };
 
 kf_aliasdb *kf_aliasdb_new(void)
@@ -64,6 +67,7 @@ static void index_release(struct kf_alias_index *x)
 	kf_hindex_release(&x->drvfirst);
 	kf_hindex_release(&x->moddrv);
 	kf_hindex_release(&x->modbus);
+	kf_hindex_release(&x->moddev);
 	memset(x, 0, sizeof(*x));
 }
 
@@ -452,12 +456,48 @@ typedef struct drvkey {
 	const kf_aliasdb *db;
 	const char *module, *driver, *bus; /* what is asked; NULL: not part */
 	size_t buslen;
+	const struct kf_alias_index *x; /* drvfirst: the module must have an
+					   alias of bus (NULL: any module) */
 } drvkey;
+
+static bool modbus_eq(const void *ctx, size_t i, const void *key);
+
+/* Has module an alias whose pattern starts with bus ("pci:")? */
+static bool module_on_bus(const struct kf_alias_index *x, const kf_aliasdb *db,
+			  const char *module, const char *bus, size_t buslen)
+{
+	drvkey key = {db, module, NULL, bus, buslen, NULL};
+	return kf_hindex_find(&x->modbus, mem_step(modname_step(KF_HASH_INIT, module), bus, buslen),
+			      modbus_eq, NULL, &key) != KF_HINDEX_NONE;
+}
+
+static bool moddev_eq(const void *ctx, size_t i, const void *key)
+{
+	const drvkey *k = key;
+	const kf_alias *al = &k->db->aliases[i];
+	return al->origin != KF_ALIAS_DRIVER && !strcmp(al->module, k->module);
+}
+
+/* Can module drive a device of bus?  Not when it has aliases and none of
+ * that bus (its bus is another); a module with none but driver names
+ * (tables kfit cannot read) may. */
+static bool module_may_be_on(const struct kf_alias_index *x, const kf_aliasdb *db,
+			     const char *module, const char *bus, size_t buslen)
+{
+	drvkey key = {db, module, NULL, NULL, 0, NULL};
+	return module_on_bus(x, db, module, bus, buslen) ||
+	       kf_hindex_find(&x->moddev, kf_hash_str(module), moddev_eq, NULL, &key) ==
+		       KF_HINDEX_NONE;
+}
 
 static bool drvfirst_eq(const void *ctx, size_t i, const void *key)
 {
 	const drvkey *k = key;
-	return kf_alias_names_driver(&k->db->aliases[i], k->driver);
+	const kf_alias *al = &k->db->aliases[i];
+	if (!kf_alias_names_driver(al, k->driver))
+		return false;
+	return !k->x || (al->origin == KF_ALIAS_DRIVER &&
+			 module_may_be_on(k->x, k->db, al->module, k->bus, k->buslen));
 }
 
 static bool moddrv_eq(const void *ctx, size_t i, const void *key)
@@ -483,6 +523,7 @@ static void drv_index(const kf_aliasdb *db, struct kf_alias_index *x)
 	kf_hindex_release(&x->drvfirst);
 	kf_hindex_release(&x->moddrv);
 	kf_hindex_release(&x->modbus);
+	kf_hindex_release(&x->moddev);
 	/* each map sized once for the aliases that can be in it */
 	size_t ndrv = 0, nbus = 0;
 	for (size_t k = 0; k < db->naliases; k++) {
@@ -492,13 +533,16 @@ static void drv_index(const kf_aliasdb *db, struct kf_alias_index *x)
 	kf_hindex_reserve(&x->drvfirst, ndrv);
 	kf_hindex_reserve(&x->moddrv, ndrv);
 	kf_hindex_reserve(&x->modbus, nbus);
+	kf_hindex_reserve(&x->moddev, db->naliases);
 	for (size_t k = 0; k < db->naliases; k++) {
 		const kf_alias *al = &db->aliases[k];
 		const char *drv = driver_name(al);
-		drvkey key = {db, al->module, drv, al->pattern, bus_len(al->pattern)};
+		drvkey key = {db, al->module, drv, al->pattern, bus_len(al->pattern), NULL};
 		if (drv) {
+			/* one entry per module: the first alias of each module
+			   naming the driver */
 			uint32_t h = modname_step(KF_HASH_INIT, drv);
-			if (kf_hindex_find(&x->drvfirst, h, drvfirst_eq, NULL, &key) ==
+			if (kf_hindex_find(&x->drvfirst, h, moddrv_eq, NULL, &key) ==
 			    KF_HINDEX_NONE)
 				kf_hindex_add(&x->drvfirst, h, k);
 			h = modname_step(kf_hash_str(al->module), drv);
@@ -511,6 +555,10 @@ static void drv_index(const kf_aliasdb *db, struct kf_alias_index *x)
 			if (kf_hindex_find(&x->modbus, h, modbus_eq, NULL, &key) == KF_HINDEX_NONE)
 				kf_hindex_add(&x->modbus, h, k);
 		}
+		if (al->origin != KF_ALIAS_DRIVER &&
+		    kf_hindex_find(&x->moddev, kf_hash_str(al->module), moddev_eq, NULL, &key) ==
+			    KF_HINDEX_NONE)
+			kf_hindex_add(&x->moddev, kf_hash_str(al->module), k);
 	}
 	x->drv_of = db->naliases + 1;
 }
@@ -526,7 +574,7 @@ bool kf_aliasdb_module_drives(const kf_aliasdb *db, const char *module, const ch
 		return false;
 	}
 	drv_index(db, x);
-	drvkey key = {db, module, bound, NULL, 0};
+	drvkey key = {db, module, bound, NULL, 0, NULL};
 	return kf_hindex_find(&x->moddrv, modname_step(kf_hash_str(module), bound), moddrv_eq,
 			      NULL, &key) != KF_HINDEX_NONE;
 }
@@ -539,17 +587,49 @@ bool kf_alias_is_bound(const kf_alias *al, const char *bound, const char *modali
 	return bl && !strncmp(al->pattern, modalias, bl) && kf_modname_eq(al->module, bound);
 }
 
+/* A bus whose drivers' names kfit reads from their bus's driver struct
+ * (scan_platform_drivers): pci_driver, usb_driver, hid_driver. */
+static bool hw_bus(const char *modalias)
+{
+	return !strncmp(modalias, "pci:", 4) || !strncmp(modalias, "usb:", 4) ||
+	       !strncmp(modalias, "hid:", 4);
+}
+
 size_t kf_aliasdb_bound_alias(const kf_aliasdb *db, const char *bound, const char *modalias)
 {
 	struct kf_alias_index *x = db->index;
 	if (!x) { /* not made by kf_aliasdb_new */
-		for (size_t k = 0; k < db->naliases; k++)
-			if (kf_alias_is_bound(&db->aliases[k], bound, modalias))
+		bool strict = hw_bus(modalias);
+		size_t bl = bus_len(modalias);
+		for (size_t k = 0; k < db->naliases; k++) {
+			const kf_alias *al = &db->aliases[k];
+			if (!kf_alias_is_bound(al, bound, modalias))
+				continue;
+			if (!strict || !kf_alias_names_driver(al, bound))
 				return k;
+			if (al->origin != KF_ALIAS_DRIVER)
+				continue;
+			bool other = false;
+			for (size_t j = 0; j < db->naliases; j++) {
+				const kf_alias *b = &db->aliases[j];
+				if (strcmp(b->module, al->module) || b->origin == KF_ALIAS_DRIVER)
+					continue;
+				if (!strncmp(b->pattern, modalias, bl))
+					return k;
+				other = true;
+			}
+			if (!other)
+				return k;
+		}
 		return SIZE_MAX;
 	}
 	drv_index(db, x);
-	drvkey key = {db, bound, bound, modalias, bus_len(modalias)};
+	drvkey key = {db, bound, bound, modalias, bus_len(modalias), NULL};
+	/* a PCI, USB or HID device's driver registered on that bus: never a
+	   module whose aliases are all of other buses (ahci on PCI is not
+	   ahci_platform, whose platform driver is called "ahci" too) */
+	if (hw_bus(modalias))
+		key.x = x;
 	size_t a = kf_hindex_find(&x->drvfirst, modname_step(KF_HASH_INIT, bound), drvfirst_eq,
 				  NULL, &key);
 	size_t b = KF_HINDEX_NONE;

@@ -67,6 +67,8 @@ static const char *describe(dctx *c, const char *m)
 		return kf_arena_printf(c->a, "USB %04x:%04x", v, d);
 	if (!strncmp(m, "acpi:", 5))
 		return kf_arena_printf(c->a, "ACPI %.*s", (int)strcspn(m + 5, ":"), m + 5);
+	if (!strncmp(m, "amba:d", 6))
+		return kf_arena_printf(c->a, "AMBA %s", m + 6);
 	if (!strncmp(m, "platform:", 9))
 		return kf_arena_printf(c->a, "platform %s", m + 9);
 	if (!strncmp(m, "cpu:", 4))
@@ -228,6 +230,27 @@ static void cond_requirements(dctx *c, const kf_device *dv, const cand *cd, kf_h
 	}
 }
 
+/* An of: alias with a node name or type but no compatible ("of:NwatchdogT*"
+ * and "of:NwatchdogT*C*" of cpwd's { .name = "watchdog" }): the
+ * OpenFirmware way of SPARC and PowerPC, whose nodes have no compatible. */
+static bool of_name_only(const char *pattern)
+{
+	if (strncmp(pattern, "of:N", 4))
+		return false;
+	const char *t = strrchr(pattern, 'T'), *cc = t ? strchr(t, 'C') : NULL;
+	return t && (!cc || !strcmp(cc, "C*"));
+}
+
+/* A device-tree node with compatible strings ("of:NwatchdogT(null)Cbrcm,...").
+ * A flattened device tree's nodes that drivers bind have them, and the
+ * kernel prefers a compatible match: a name-only entry of a driver for
+ * another architecture's firmware does not claim them (the Pi's watchdog
+ * node is not cpwd's). */
+static bool of_has_compatible(const char *modalias)
+{
+	return !strncmp(modalias, "of:N", 4) && strchr(modalias + 4, 'C');
+}
+
 /*
  * Every module that claims a device could drive it, and some exclude each
  * other (button / tiny_power_button, usbhid / usbkbd), so one is required
@@ -277,6 +300,8 @@ void detect_match(dctx *c, const rootdevs *rd, const kf_dotconfig *cfg)
 		bool cpu = !strncmp(dv->modalias, "cpu:", 4);
 		for (size_t k = 0; k < n; k++) {
 			const kf_alias *al = &db->aliases[idx[k]];
+			if (of_name_only(al->pattern) && of_has_compatible(dv->modalias))
+				continue;
 			size_t j;
 			for (j = 0; j < nm; j++)
 				if (!strcmp(mods[j], al->module))

@@ -3,8 +3,8 @@
  * scripts/mod/file2alias.c prints for them.  Each id struct is a row of
  * id_types: its member order and its alias format as data (a prefix and
  * fields: separator, member, hex width, when it is left open); one
- * emitter writes them all.  usb (bcdDevice ranges), of, dmi and vmbus
- * keep code of their own.
+ * emitter writes them all.  usb (bcdDevice ranges), of, dmi, vmbus and
+ * amba keep code of their own.
  */
 #include "detect_scan.h"
 
@@ -361,6 +361,36 @@ static void do_vmbus(emit *em, elem *e)
 	}
 	if (nb == 16)
 		add_alias(em, sb.buf);
+	kf_strbuf_release(&sb);
+}
+
+/* amba_id: "amba:d" and the 8 nibbles of id, each '?' where mask's
+ * nibble is 0, the digit where it is F, else the digits it allows in
+ * brackets (file2alias.c's do_amba_entry and append_nibble_mask; no '*':
+ * a device's modalias is exactly "amba:d%08X" of its periphid) */
+static void do_amba(emit *em, elem *e)
+{
+	unsigned long long id = fint(e, "id") & 0xffffffffULL, mask = fint(e, "mask") & 0xffffffffULL;
+	if (e->bad || (id & mask) != id)
+		return;
+	kf_strbuf sb = KF_STRBUF_INIT;
+	kf_strbuf_addstr(&sb, "amba:d");
+	for (int digit = 0; digit < 8; digit++) {
+		unsigned nib = (unsigned)(id >> (4 * (7 - digit))) & 0xf;
+		unsigned m = (unsigned)(mask >> (4 * (7 - digit))) & 0xf;
+		if (m == 0) {
+			kf_strbuf_addch(&sb, '?');
+		} else if (m == 0xf) {
+			kf_strbuf_addf(&sb, "%X", nib);
+		} else {
+			kf_strbuf_addch(&sb, '[');
+			for (unsigned i = 0; i < 0x10; i++)
+				if ((i & m) == nib)
+					kf_strbuf_addf(&sb, "%X", i);
+			kf_strbuf_addch(&sb, ']');
+		}
+	}
+	add_alias(em, sb.buf);
 	kf_strbuf_release(&sb);
 }
 
@@ -787,6 +817,7 @@ static const char *const sdw_order[] = {"mfg_id", "part_id", "sdw_version", "cla
 static const char *const mhi_order[] = {"chan", "driver_data", NULL};
 static const char *const dmi_order[] = {"callback", "ident", "matches", "driver_data", NULL};
 static const char *const cpufeat_order[] = {"feature", NULL};
+static const char *const amba_order[] = {"id", "mask", "data", NULL};
 
 /* In the order tables are looked for (which orders the aliases). */
 const id_type id_types[] = {
@@ -817,5 +848,6 @@ const id_type id_types[] = {
 	{"auxiliary_device_id", named_order, &auxiliary_format, NULL},
 	{"dmi_system_id", dmi_order, NULL, do_dmi},
 	{"cpu_feature", cpufeat_order, &cpufeat_format, NULL},
+	{"amba_id", amba_order, NULL, do_amba},
 };
 const size_t id_ntypes = sizeof(id_types) / sizeof(id_types[0]);

@@ -2,7 +2,9 @@
  * detect_kbuild.c - the Makefile facts of a kernel tree for the source
  * scan: every Kbuild/Makefile (arch/ only for the target arch), its
  * obj-$(CONFIG_FOO) += foo.o dir/ lines, composite objects (foo-y,
- * foo-objs, foo-$(CONFIG_BAR)) and -I directories; then, for a .c file,
+ * foo-objs, foo-$(CONFIG_BAR)), -I directories and modules a foreach
+ * makes through a define'd macro (7.3's intel- and lenovo- prefixes);
+ * then, for a .c file,
  * its object, module and the symbol that builds it (or the gate of its
  * directory, walking up).
  */
@@ -234,9 +236,116 @@ static void mk_line(scan *s, const char *dir, const char *mkfile, int line, char
 	free(sym);
 }
 
-static void mk_parse(scan *s, const char *dir, const char *mkrel, char *text)
+/* A Makefile's logical lines (continuations joined, comments cut). */
+typedef struct mklines {
+	char **v;   /* the lines */
+	int *at;    /* the line each starts on */
+	size_t n;   /* how many */
+	size_t alloc; /* capacity */
+} mklines;
+
+/* "define NAME" .. "endef" bodies and the lists a foreach hands to them:
+ * 7.3's drivers/platform/x86/{intel,lenovo}/Makefile prefix each module
+ * so, from "intel-target-$(CONFIG_X) += hid.o" and
+ *   define INTEL_OBJ_TARGET
+ *   intel-$(1)-y := $(1).o
+ *   obj-$(2) += intel-$(1).o
+ *   endef
+ *   $(foreach target, $(basename $(intel-target-y)), $(eval $(call INTEL_OBJ_TARGET,$(target),y)))
+ * the body is read for each list entry with $(1) its name and $(2)
+ * $(CONFIG_X). */
+typedef struct mkmacro {
+	char *list;  /* "intel-target" */
+	size_t from, to; /* the body: lines [from, to) */
+} mkmacro;
+
+/* The list and macro of a "$(foreach V, $(basename $(LIST-y)), $(eval
+ * $(call NAME,$(V),y)))" line: true with *list and *name (malloc'd). */
+static bool foreach_call(const char *l, char **list, char **name)
 {
-	s->db->nmakefiles++;
+	const char *p = strstr(l, "$(foreach ");
+	const char *b = p ? strstr(p, "$(basename $(") : NULL;
+	const char *c = b ? strstr(b, "$(eval $(call ") : NULL;
+	if (!c)
+		return false;
+	b += 13;
+	const char *be = strstr(b, "-y))");
+	c += 14;
+	const char *ce = strchr(c, ',');
+	if (!be || be > c || !ce)
+		return false;
+	*list = kf_xstrndup(b, (size_t)(be - b));
+	*name = kf_xstrndup(c, (size_t)(ce - c));
+	return true;
+}
+
+/* Replace every $(1) in line with v1 and $(2) with v2 (malloc'd). */
+static char *mk_subst(const char *line, const char *v1, const char *v2)
+{
+	kf_strbuf sb = KF_STRBUF_INIT;
+	for (const char *p = line; *p;) {
+		if (!strncmp(p, "$(1)", 4) || !strncmp(p, "$(2)", 4)) {
+			kf_strbuf_addstr(&sb, p[2] == '1' ? v1 : v2);
+			p += 4;
+		} else {
+			kf_strbuf_addch(&sb, *p++);
+		}
+	}
+	char *r = kf_xstrdup(sb.buf ? sb.buf : "");
+	kf_strbuf_release(&sb);
+	return r;
+}
+
+/* line assigns to "LIST-$(CONFIG_X)": X (malloc'd) and the words after the
+ * operator in *words; NULL otherwise. */
+static char *list_entry(const char *line, const char *list, const char **words)
+{
+	const char *p = line;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	size_t n = strlen(list);
+	if (strncmp(p, list, n) || strncmp(p + n, "-$(CONFIG_", 10))
+		return NULL;
+	const char *e = strchr(p + n + 10, ')');
+	const char *op = e ? strchr(e, '=') : NULL;
+	if (!op)
+		return NULL;
+	*words = op + 1;
+	return kf_xstrndup(p + n + 10, (size_t)(e - p - n - 10));
+}
+
+/* The body of macro m for each entry of its list, through mk_line. */
+static void mk_expand(scan *s, const char *dir, const char *mkrel, const mklines *ml,
+		      const mkmacro *m, int at)
+{
+	for (size_t i = 0; i < ml->n; i++) {
+		const char *words;
+		char *sym = list_entry(ml->v[i], m->list, &words);
+		if (!sym)
+			continue;
+		char *v2 = kf_xasprintf("$(CONFIG_%s)", sym);
+		for (const char *w = words; *w;) {
+			while (*w == ' ' || *w == '\t')
+				w++;
+			size_t wn = strcspn(w, " \t");
+			if (wn > 2 && !strncmp(w + wn - 2, ".o", 2)) {
+				char *v1 = kf_xstrndup(w, wn - 2);
+				for (size_t k = m->from; k < m->to; k++) {
+					char *l = mk_subst(ml->v[k], v1, v2);
+					mk_line(s, dir, mkrel, at, l);
+					free(l);
+				}
+				free(v1);
+			}
+			w += wn;
+		}
+		free(v2);
+		free(sym);
+	}
+}
+
+static void mk_lines(char *text, mklines *ml)
+{
 	char *p = text;
 	int line = 1;
 	kf_strbuf logical = KF_STRBUF_INIT;
@@ -259,9 +368,68 @@ static void mk_parse(scan *s, const char *dir, const char *mkrel, char *text)
 		char *hash = strchr(l, '#');
 		if (hash)
 			*hash = 0;
-		mk_line(s, dir, mkrel, start, l);
+		KF_GROW(ml->v, ml->n + 1, ml->alloc);
+		ml->at = kf_xrealloc(ml->at, ml->alloc * sizeof(int));
+		ml->v[ml->n] = kf_xstrdup(l);
+		ml->at[ml->n++] = start;
 	}
 	kf_strbuf_release(&logical);
+}
+
+static void mk_parse(scan *s, const char *dir, const char *mkrel, char *text)
+{
+	s->db->nmakefiles++;
+	mklines ml = {0};
+	mk_lines(text, &ml);
+	/* the macros a foreach calls, with their lists */
+	mkmacro mm[4];
+	size_t nm = 0;
+	for (size_t i = 0; i < ml.n && nm < 4; i++) {
+		char *list, *name;
+		if (!foreach_call(ml.v[i], &list, &name))
+			continue;
+		for (size_t k = 0; k < ml.n; k++) {
+			const char *d = ml.v[k];
+			while (*d == ' ' || *d == '\t')
+				d++;
+			size_t nl = strlen(name);
+			if (strncmp(d, "define ", 7) || strncmp(d + 7, name, nl) ||
+			    (d[7 + nl] != ' ' && d[7 + nl]))
+				continue;
+			size_t e = k + 1;
+			while (e < ml.n && !strstr(ml.v[e], "endef"))
+				e++;
+			mm[nm++] = (mkmacro){kf_xstrdup(list), k + 1, e};
+			break;
+		}
+		free(list);
+		free(name);
+	}
+	for (size_t i = 0; i < ml.n; i++) {
+		bool skip = false;
+		for (size_t k = 0; k < nm && !skip; k++) {
+			const char *w;
+			char *sym = list_entry(ml.v[i], mm[k].list, &w);
+			skip = sym || (i >= mm[k].from - 1 && i <= mm[k].to);
+			free(sym);
+			char *list, *name;
+			if (!skip && foreach_call(ml.v[i], &list, &name)) {
+				if (!strcmp(list, mm[k].list))
+					mk_expand(s, dir, mkrel, &ml, &mm[k], ml.at[i]);
+				skip = true;
+				free(list);
+				free(name);
+			}
+		}
+		if (!skip)
+			mk_line(s, dir, mkrel, ml.at[i], ml.v[i]);
+	}
+	for (size_t k = 0; k < nm; k++)
+		free(mm[k].list);
+	for (size_t i = 0; i < ml.n; i++)
+		free(ml.v[i]);
+	free(ml.v);
+	free(ml.at);
 }
 
 /* ---- walking the tree ---- */

@@ -2,8 +2,9 @@
  * detect_run.h - what the stages of kf_detect_run share: the run's
  * context, reading files under ROOT, and the stages themselves: the facts
  * of the machine (detect_facts.c), its devices and the modules that claim
- * them (detect_devices.c), and the requirements that follow
- * (detect_policy.c).  Only those files and detect.c include it.
+ * them (detect_devices.c), the requirements that follow
+ * (detect_policy.c) and the device tree's consoles (detect_dt.c).  Only
+ * those files and detect.c include it.
  */
 #ifndef KFIT_DETECT_RUN_H
 #define KFIT_DETECT_RUN_H
@@ -75,5 +76,11 @@ void policy_foreign(dctx *c, const char *cpuinfo);
 /* What the machine's facts need: root filesystem and block stack, CPUs,
  * console, CPU vendor; firmware notes. */
 void policy_facts(dctx *c, const char *cpuinfo);
+
+/* ---- the device tree (detect_dt.c) ---- */
+
+/* The console chosen/stdout-path names and the framebuffer under chosen/:
+ * their drivers and console options, required. */
+void detect_dt_consoles(dctx *c);
 
 #endif

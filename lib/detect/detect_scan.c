@@ -513,15 +513,16 @@ static void scan_named_drivers(scan *s, const dcpp_defs *defs, const char *text,
 	}
 }
 
-/* Platform drivers match devices by name; PCI, USB and HID drivers are
- * known by theirs in a device's driver link. */
+/* Platform drivers match devices by name; PCI, USB, HID and AMBA drivers
+ * are known by theirs in a device's driver link. */
 static void scan_platform_drivers(scan *s, const dcpp_defs *defs, const char *text, size_t n,
 				  const owner *ow, const char *file)
 {
 	scan_named_drivers(s, defs, text, n, ow, file, "struct platform_driver", "platform:%s",
 			   KF_ALIAS_DRVNAME);
 	static const char *const bus[] = {"struct pci_driver", "struct usb_driver",
-					  "struct hid_driver", "struct platform_driver"};
+					  "struct hid_driver", "struct platform_driver",
+					  "struct amba_driver"};
 	for (size_t k = 0; k < sizeof(bus) / sizeof(bus[0]); k++)
 		scan_named_drivers(s, defs, text, n, ow, file, bus[k], "driver:%s",
 				   KF_ALIAS_DRIVER);
@@ -1023,11 +1024,13 @@ static bool scan_cfile(scan *s, const char *rel)
 	kf_diags ignore = KF_DIAGS_INIT;
 	if (kf_read_file(abs, &sb, &ignore) < 0 || !sb.buf)
 		goto out;
-	if (!strstr(sb.buf, "_device_id") && !strstr(sb.buf, "MODULE_ALIAS") &&
+	if (!strstr(sb.buf, "_device_id") && !strstr(sb.buf, "amba_id") &&
+	    !strstr(sb.buf, "MODULE_ALIAS") &&
 	    !strstr(sb.buf, "MODULE_FIRMWARE") && !strstr(sb.buf, "x86_cpu_id") &&
 	    !strstr(sb.buf, "dmi_system_id") && !strstr(sb.buf, "module_cpu_feature_match") &&
 	    !strstr(sb.buf, "struct platform_driver") && !strstr(sb.buf, "struct pci_driver") &&
-	    !strstr(sb.buf, "struct usb_driver") && !strstr(sb.buf, "struct hid_driver"))
+	    !strstr(sb.buf, "struct usb_driver") && !strstr(sb.buf, "struct hid_driver") &&
+	    !strstr(sb.buf, "struct amba_driver"))
 		goto out;
 	named = true;
 	char *text = sb.buf;
@@ -1106,8 +1109,30 @@ out:
 	return named;
 }
 
-/* The #defines of tree-relative header rel (when it exists) into s->global. */
-static void collect_header(scan *s, const char *rel)
+/* A global header being read, for the headers it includes. */
+typedef struct ghdr {
+	scan *s;         /* the scan */
+	const char *rel; /* the header, tree-relative */
+	int depth;       /* quoted includes followed to reach it */
+} ghdr;
+
+static void collect_header_at(scan *s, const char *rel, int depth);
+
+/* A quoted #include of a global header: the header beside it, two levels
+ * deep (7.3's <linux/mod_devicetable.h> is only "device-id/pci.h" and
+ * the like: PCI_ANY_ID and the other ids moved there). */
+static void global_include(const char *name, bool angle, size_t pos, void *ctx)
+{
+	const ghdr *g = ctx;
+	if (angle || g->depth >= 2 || strstr(name, ".."))
+		return;
+	const char *slash = strrchr(g->rel, '/');
+	char *rel = kf_xasprintf("%.*s%s", slash ? (int)(slash - g->rel + 1) : 0, g->rel, name);
+	collect_header_at(g->s, rel, g->depth + 1);
+	free(rel);
+}
+
+static void collect_header_at(scan *s, const char *rel, int depth)
 {
 	char *p = kf_xasprintf("%s/%s", s->tree, rel);
 	kf_strbuf sb = KF_STRBUF_INIT;
@@ -1115,12 +1140,20 @@ static void collect_header(scan *s, const char *rel)
 	KF_GROW(s->read, s->nread + 1, s->aread);
 	s->read[s->nread++] = kf_xstrdup(rel);
 	if (kf_exists(p) && kf_read_file(p, &sb, &ignore) == 0 && sb.buf) {
+		ghdr g = {s, rel, depth};
 		dcpp_strip_comments(sb.buf, sb.len);
-		dcpp_collect(s->global, sb.buf, sb.len, NULL, NULL);
+		dcpp_collect(s->global, sb.buf, sb.len, global_include, &g);
 	}
 	kf_strbuf_release(&sb);
 	kf_diags_release(&ignore);
 	free(p);
+}
+
+/* The #defines of tree-relative header rel (when it exists) into s->global,
+ * with those of the headers it includes by quoted name. */
+static void collect_header(scan *s, const char *rel)
+{
+	collect_header_at(s, rel, 0);
 }
 
 /* The kernel headers whose macros the tables use. */
@@ -1181,6 +1214,7 @@ static void load_global(scan *s)
 		"include/linux/hyperv.h",
 		"include/linux/wmi.h",
 		"include/acpi/acpi_drivers.h",
+		"include/linux/acpi.h", /* 7.3's ACPI_CMOS_RTC_IDS (rtc-cmos) */
 		"include/acpi/processor.h",
 		"include/scsi/scsi_proto.h",
 		"include/scsi/scsi_device.h",
@@ -1373,7 +1407,7 @@ static void scan_stamps(scan *s, kf_strbuf *out)
 }
 
 /* Bumped whenever the scanner's output changes, so old caches are redone. */
-#define SCANNER_VERSION 35
+#define SCANNER_VERSION 40
 
 int kf_aliasdb_scan_tree(kf_aliasdb *db, const char *tree, const char *arch, bool use_cache,
 			 kf_detect_progress_fn *progress, void *ctx, kf_diags *d)

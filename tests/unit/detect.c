@@ -391,13 +391,30 @@ static const struct {
 	{"pci:v000010ECd00008168sv*sd*bc*sc*i*", "r8169", KF_ALIAS_SOURCE},      /* 7 */
 	{"pci:v*d*sv*sd*bc0Csc03i30", "xhci-pci", KF_ALIAS_SOURCE},              /* 8 */
 	{"driver:xhci-hcd", "xhci_pci", KF_ALIAS_MODULES},                       /* 9: no name */
+	{"platform:ahci", "ahci_platform", KF_ALIAS_DRVNAME},                    /* 10 */
+	{"driver:ahci", "ahci_platform", KF_ALIAS_DRIVER},                       /* 11 */
+	{"of:N*T*Csnps,spear-ahci", "ahci_platform", KF_ALIAS_SOURCE},           /* 12 */
+	{"driver:ahci", "ahci", KF_ALIAS_DRIVER},                                /* 13 */
+	{"pci:v*d*sv*sd*bc01sc06i01*", "ahci", KF_ALIAS_SOURCE},                 /* 14 */
+	{"driver:kf_unread", "kf_unread", KF_ALIAS_DRIVER},                      /* 15 */
 };
 static const struct {
 	const char *name, *bound, *modalias;
 	size_t first; /* SIZE_MAX: none */
 } bound_cases[] = {
 	{"bound-by-driver-name", "xhci_hcd", "pci:v00001B21d00001242sv0sd0bc0Csc03i30", 1},
-	{"bound-driver-name-dash", "xhci-hcd", "usb:v1D6Bp0003", 1},
+	{"bound-driver-name-dash", "xhci-hcd", "pci:v00008086d00001E31sv0sd0bc0Csc03i30", 1},
+	/* a name-only match keeps to the device's bus: ahci_platform's
+	   platform driver is "ahci" too, its aliases are of other buses */
+	{"bound-name-pci-not-platform", "ahci", "pci:v00001022d000043F6sv0sd0bc01sc06i01", 13},
+	{"bound-name-platform-only", "serial8250", "pci:v00001415d0000C158sv0sd0bc07sc00i02",
+	 SIZE_MAX},
+	/* not xhci_pci (its aliases are PCI ones): xhci_plat_hcd, whose
+	   bus this database does not show */
+	{"bound-name-usb-skips-pci-module", "xhci_hcd", "usb:v1D6Bp0003", 5},
+	/* a module with only driver names (tables not read): its bus unknown */
+	{"bound-name-bus-unknown", "kf_unread", "pci:v00001234d00005678sv0sd0bc02sc00i00", 15},
+	{"bound-name-platform-device", "ahci", "of:NsataT(null)Csnps,spear-ahci", 10},
 	{"bound-by-module-on-bus", "r8169", "pci:v000010ECd00008125sv0sd0bc02sc00i00", 7},
 	{"bound-module-other-bus", "r8169", "usb:v0BDAp8153", SIZE_MAX},
 	{"bound-module-dash-underscore", "xhci_pci", "pci:v00008086d0000A36Dsv0sd0bc0Csc03i30", 0},

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Excerpts of Linux 6.12's include/linux/mod_devicetable.h */
+/* Excerpts of Linux 6.12's include/linux/mod_devicetable.h; PCI_ANY_ID
+ * where 7.3 has it, in a header this one includes by its quoted name */
 #ifndef LINUX_MOD_DEVICETABLE_H
 #define LINUX_MOD_DEVICETABLE_H
 
 typedef unsigned long kernel_ulong_t;
 
-#define PCI_ANY_ID (~0)
+#include "device-id/pci.h"
 
 struct pci_device_id {
 	__u32 vendor, device;
