@@ -271,6 +271,16 @@ def weak_sources(req):
     return out
 
 
+MOVING = re.compile(r"/(blob|tree)/(master|main)/|/latest/|/stable/")
+
+
+def moving_sources(req):
+    """The sources read on a branch that moves (master, main, latest): the
+    text they point at may change or go (bpftrace's INSTALL.md left master
+    in October 2025); a tag, a commit or a versioned page does not."""
+    return [s for s in req["sources"] if MOVING.search(s.split(" ")[0])]
+
+
 def symbol_spans():
     """{SYM: "first..gone"} from profiles/symbols.kfit (the symbol history)."""
     spans = {}
@@ -407,7 +417,7 @@ def main():
 
     rows = []
     stats = {"require": 0, "recommend": 0, "unverified": 0, "checked": 0,
-             "not pinned": 0, "CONTRADICTED": 0, "weak": 0}
+             "not pinned": 0, "CONTRADICTED": 0, "weak": 0, "moving": 0}
     spans = symbol_spans()
     for k in keys:
         r = reqs[k]
@@ -419,6 +429,8 @@ def main():
             stats["unverified"] += 1
         if weak_sources(r):
             stats["weak"] += 1
+        if moving_sources(r) and len(moving_sources(r)) == len(r["sources"]):
+            stats["moving"] += 1
         rows.append((k, r, verdict, how, reviewed))
     missing = statements_in_files() - set(reqs)
 
@@ -451,7 +463,10 @@ def main():
     o.append("the requirement's range to over the kernels its profile runs on.  A")
     o.append("source that is an index page, a whole manual, a repository's or a")
     o.append("site's front page or a driver-writing guide is WEAK: it states no claim")
-    o.append("by itself, and `--check` fails on it.")
+    o.append("by itself, and `--check` fails on it.  The summary also counts the")
+    o.append("lines whose every source is read on a moving branch (`blob/master`,")
+    o.append("`main`, `latest`): true when written, they may change or go, and a tag")
+    o.append("or commit is the better citation (not yet a failure).")
     o.append("")
     o.append("systemd README ranges are checked version by version by")
     o.append("`tests/compat/profiles-systemd-readme.sh` (every N from 208 to %d against" % NEWEST)
@@ -471,6 +486,7 @@ def main():
     o.append("| contradicted by a pinned copy | %d |" % stats["CONTRADICTED"])
     o.append("| flagged `unverified` | %d |" % stats["unverified"])
     o.append("| with a weak source | %d |" % stats["weak"])
+    o.append("| every source on a moving branch (master, main, latest) | %d |" % stats["moving"])
     if missing:
         o.append("| statements no profile shows | %d |" % len(missing))
     o.append("")
