@@ -299,15 +299,35 @@ static bool sym_known_at(const prof_db *db, const char *sym, uint32_t v, bool *k
 	return false;
 }
 
-/* Kernel versions in [lo, hi) where an answer may change: lo, and every
- * span and rename boundary inside. */
-static size_t hist_points(const prof_db *db, uint32_t lo, uint32_t hi, uint32_t *pt, size_t max)
+/* Does r name sym, under either name of a rename? */
+static bool req_names(const prof_db *db, const prof_req *r, const char *sym)
+{
+	for (size_t k = 0; k < r->nalts; k++) {
+		const char *a = r->alts[k].sym;
+		if (!strcmp(a, sym))
+			return true;
+		for (size_t i = 0; i < db->nren; i++) {
+			const prof_rename *rn = &db->renames[i];
+			if ((!strcmp(rn->old_name, a) && !strcmp(rn->new_name, sym)) ||
+			    (!strcmp(rn->new_name, a) && !strcmp(rn->old_name, sym)))
+				return true;
+		}
+	}
+	return false;
+}
+
+/* Kernel versions in [lo, hi) where r's answer may change: lo, and every
+ * boundary of its symbols' spans and of the renames inside. */
+static size_t hist_points(const prof_db *db, const prof_req *r, uint32_t lo, uint32_t hi,
+			  uint32_t *pt, size_t max)
 {
 	size_t n = 0;
 	pt[n++] = lo;
 	for (size_t i = 0; i < db->nspans + db->nren; i++) {
 		uint32_t b[2];
 		if (i < db->nspans) {
+			if (!req_names(db, r, db->spans[i].sym))
+				continue;
 			b[0] = db->spans[i].first;
 			b[1] = db->spans[i].gone;
 		} else {
@@ -345,8 +365,8 @@ static void lint_req_history(prof_db *db, const prof_profile *p, const prof_set 
 		hi = r->cond.kmax;
 	if (hi && hi <= lo)
 		return;
-	uint32_t pt[256];
-	size_t np = hist_points(db, lo, hi, pt, sizeof(pt) / sizeof(pt[0]));
+	uint32_t pt[64];
+	size_t np = hist_points(db, r, lo, hi, pt, sizeof(pt) / sizeof(pt[0]));
 	char vb[16];
 	for (size_t q = 0; q < np; q++) {
 		bool any = false, all_off = true;
