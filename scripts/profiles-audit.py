@@ -248,6 +248,55 @@ def verify(req):
     return ("checked" if ok else "CONTRADICTED", how, ok)
 
 
+# A source that does not state a claim by itself: an index page, a whole
+# manual, a repository's front page (issue 35 item 5).
+WEAK = [
+    (re.compile(r"(^|/)index\.(rst|html?)$"), "an index page"),
+    (re.compile(r"^https://github\.com/[^/\s]+/[^/\s]+/?$"), "a repository's front page"),
+    (re.compile(r"/manual/?$"), "a whole manual"),
+    (re.compile(r"^https?://[^/\s]+/?$"), "a site's front page"),
+    (re.compile(r"^Documentation/driver-api/"), "a driver-writing guide"),
+]
+
+
+def weak_sources(req):
+    """[(source, why)] of the sources that state no claim by themselves."""
+    out = []
+    for src in req["sources"]:
+        first = src.split(" ")[0]
+        for pat, why in WEAK:
+            if pat.search(first):
+                out.append((src, why))
+                break
+    return out
+
+
+MOVING = re.compile(r"/(blob|tree)/(master|main)/|/latest/|/stable/")
+
+
+def moving_sources(req):
+    """The sources read on a branch that moves (master, main, latest): the
+    text they point at may change or go (bpftrace's INSTALL.md left master
+    in October 2025); a tag, a commit or a versioned page does not."""
+    return [s for s in req["sources"] if MOVING.search(s.split(" ")[0])]
+
+
+def symbol_spans():
+    """{SYM: "first..gone"} from profiles/symbols.kfit (the symbol history)."""
+    spans = {}
+    path = os.path.join(ROOT, "profiles", "symbols.kfit")
+    if not os.path.exists(path):
+        return spans
+    for line in open(path):
+        m = re.match(r"symbol (\S+) first(<?=)(\S+)(?: gone(>?=)(\S+))?", line)
+        if not m:
+            continue
+        sym, fe, first, ge, gone = m.groups()
+        txt = ("<=" if fe == "<=" else "") + kver(first) + ".." + ((">=" if ge == ">=" else "") + kver(gone) if gone else "")
+        spans[sym] = spans[sym] + ", " + txt if sym in spans else txt
+    return spans
+
+
 def raw_statement(path, line):
     """(statement line, reviewed text) as written in the file."""
     with open(os.path.join(ROOT, path)) as f:
@@ -345,9 +394,14 @@ def main():
         for k in keys:
             r = reqs[k]
             verdict, how, ok = verify(r)
+            name = "%s:%d" % k
+            weak = weak_sources(r)
+            if weak:
+                print("not ok weak-source " + name)
+                for src, why in weak:
+                    print("  %s is %s: cite the document that states the claim" % (src, why))
             if verdict == "not pinned":
                 continue
-            name = "%s:%d" % k
             print(("ok " if ok else "not ok ") + name)
             for h in how:
                 if h.startswith("MISSING"):
@@ -363,7 +417,8 @@ def main():
 
     rows = []
     stats = {"require": 0, "recommend": 0, "unverified": 0, "checked": 0,
-             "not pinned": 0, "CONTRADICTED": 0}
+             "not pinned": 0, "CONTRADICTED": 0, "weak": 0, "moving": 0}
+    spans = symbol_spans()
     for k in keys:
         r = reqs[k]
         stmt, reviewed = raw_statement(*k)
@@ -372,6 +427,10 @@ def main():
         stats[verdict] += 1
         if r.get("unverified"):
             stats["unverified"] += 1
+        if weak_sources(r):
+            stats["weak"] += 1
+        if moving_sources(r) and len(moving_sources(r)) == len(r["sources"]):
+            stats["moving"] += 1
         rows.append((k, r, verdict, how, reviewed))
     missing = statements_in_files() - set(reqs)
 
@@ -397,7 +456,17 @@ def main():
     o.append("is kept in the repository (a kernel document, a web page: read by hand,")
     o.append("`kfit profiles lint -k` checks the options exist), `CONTRADICTED` when a")
     o.append("pinned copy lacks an option or a quote; **unverified** the `unverified` flag")
-    o.append("(what its author could not check); `reviewed` notes follow the check.")
+    o.append("(what its author could not check); `reviewed` notes follow the check;")
+    o.append("**exists** where each symbol it names exists by `profiles/symbols.kfit`")
+    o.append("(`5.6..`: from 5.6 on; `<=4.1..`: found in 4.1, older; `..6.6`: gone in")
+    o.append("6.6; `..>=7.0`: not known from 7.0 on), which `kfit profiles lint` holds")
+    o.append("the requirement's range to over the kernels its profile runs on.  A")
+    o.append("source that is an index page, a whole manual, a repository's or a")
+    o.append("site's front page or a driver-writing guide is WEAK: it states no claim")
+    o.append("by itself, and `--check` fails on it.  The summary also counts the")
+    o.append("lines whose every source is read on a moving branch (`blob/master`,")
+    o.append("`main`, `latest`): true when written, they may change or go, and a tag")
+    o.append("or commit is the better citation (not yet a failure).")
     o.append("")
     o.append("systemd README ranges are checked version by version by")
     o.append("`tests/compat/profiles-systemd-readme.sh` (every N from 208 to %d against" % NEWEST)
@@ -416,6 +485,8 @@ def main():
     o.append("| no pinned source | %d |" % stats["not pinned"])
     o.append("| contradicted by a pinned copy | %d |" % stats["CONTRADICTED"])
     o.append("| flagged `unverified` | %d |" % stats["unverified"])
+    o.append("| with a weak source | %d |" % stats["weak"])
+    o.append("| every source on a moving branch (master, main, latest) | %d |" % stats["moving"])
     if missing:
         o.append("| statements no profile shows | %d |" % len(missing))
     o.append("")
@@ -425,8 +496,8 @@ def main():
             cur = k[0]
             o.append("## %s" % cur)
             o.append("")
-            o.append("| where | level | requirement | kernel | userspace | sources | check | unverified |")
-            o.append("|---|---|---|---|---|---|---|---|")
+            o.append("| where | level | requirement | kernel | userspace | sources | check | unverified | exists |")
+            o.append("|---|---|---|---|---|---|---|---|---|")
         w = r["when"]
         expr = "`%s`" % r["expr"]
         if r.get("boot"):
@@ -441,11 +512,15 @@ def main():
             check += ": " + "; ".join(how)
         if reviewed:
             check += "; reviewed: " + reviewed
-        o.append("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
+        for src, why in weak_sources(r):
+            check += "; WEAK SOURCE: %s is %s" % (src, why)
+        names = [a["name"] for a in r.get("alternatives", [])]
+        exists = "; ".join("%s %s" % (n, spans.get(n, "?")) for n in dict.fromkeys(names))
+        o.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
             "%s:%d" % (os.path.basename(k[0]), k[1]), level, md(expr),
             kernel_range(w), md(user_range(None, r["profile"], r["versions"])),
             "<br>".join(md(s) for s in r["sources"]), md(check),
-            md(r.get("unverified") or "")))
+            md(r.get("unverified") or ""), md(exists)))
     o.append("")
     if missing:
         o.append("## Statements no profile shows")

@@ -145,7 +145,7 @@ static void json_req(kf_json *j, const prof_db *db, const prof_set *s, const pro
 		const prof_alt *a = &r->alts[k];
 		kf_json_begin_object(j);
 		kf_json_kstr(j, "name", a->sym);
-		kf_json_kstr(j, "name_in_kernel", prof_sym_for_kver(db, a->sym, kver));
+		kf_json_kstr(j, "name_in_kernel", prof_alt_sym(db, a, kver));
 		kf_json_kstr(j, "want", want_kind(a->want));
 		kf_json_kstr(j, "value", a->value);
 		kf_json_kstr(j, "wanted", prof_alt_wanted(s->arena, a, r->boot, s->initramfs));
@@ -283,13 +283,15 @@ static void show_req(kf_strbuf *sb, const prof_db *db, const prof_set *s, const 
 		       prof_req_expr(s->arena, r));
 	if (r->boot)
 		kf_strbuf_addstr(sb, " boot");
+	if (r->literal)
+		kf_strbuf_addstr(sb, " literal");
 	const char *ct = prof_cond_text(s->arena, &r->cond);
 	if (*ct)
 		kf_strbuf_addf(sb, " %s", ct);
 	kf_strbuf_addch(sb, '\n');
 	if (kver) {
 		for (size_t k = 0; k < r->nalts; k++) {
-			const char *n = prof_sym_for_kver(db, r->alts[k].sym, kver);
+			const char *n = prof_alt_sym(db, &r->alts[k], kver);
 			if (strcmp(n, r->alts[k].sym))
 				kf_strbuf_addf(sb, "  renamed: %s is %s in %s\n", r->alts[k].sym, n,
 					       kf_kver_format(kver, vb));

@@ -73,6 +73,8 @@ typedef struct prof_alt {
 			       the first major LSM listed is the one the
 			       kernel activates), or NULL */
 	prof_loc loc;      /* where the symbol is written */
+	bool literal;      /* checked under this name in every kernel (the
+			      requirement is `literal`), no rename applied */
 	unsigned group;    /* alternatives with one group number are adjacent
 			      and must all hold (`A && B || C`: A and B are
 			      group 0, C group 1); numbered from 0 */
@@ -100,6 +102,9 @@ typedef struct prof_req {
 	prof_level level;      /* require or recommend */
 	bool boot;             /* boot-critical: y without initramfs, y/m with */
 	bool override;         /* written as `override`: replaces inherited ones */
+	bool literal;          /* `literal`: the source tests the names as
+				  written, so no rename applies to them
+				  (each alternative's literal says it too) */
 	prof_cond cond;        /* kernel range, arch, if-symbol */
 	const char *reason;    /* who needs it and what breaks without it; one
 				  paragraph per `reason` line, separated by
@@ -169,6 +174,7 @@ typedef struct prof_profile {
 	prof_stmt *stmts;       /* includes, requirements, drops, in order */
 	size_t nstmts;          /* how many */
 	prof_loc loc;           /* where `profile` is written */
+	bool local;             /* from a user's local file (--local) */
 } prof_profile;
 
 typedef struct prof_db prof_db;
@@ -266,6 +272,9 @@ bool prof_req_is_hard(const prof_req *r);
 
 /* The name a symbol has in kernel version kver (0: newest). */
 const char *prof_sym_for_kver(const prof_db *db, const char *sym, uint32_t kver);
+/* An alternative's symbol as kernel kver names it: as written when its
+ * requirement is `literal`, else prof_sym_for_kver. */
+const char *prof_alt_sym(const prof_db *db, const prof_alt *a, uint32_t kver);
 
 /*
  * Whether a requirement applies to kernel version kver (0: any) and arch

@@ -168,6 +168,15 @@ static kc_sym *lookup(rs *R, const char *name)
 	return R->names[R->nnames++].sym;
 }
 
+/* An alternative's symbol: a `literal` one by the name as written. */
+static kc_sym *lookup_alt(rs *R, const prof_alt *a)
+{
+	if (!a->literal)
+		return lookup(R, a->sym);
+	kc_sym *s = sym_find(R->t, a->sym);
+	return s && !(s->flags & SYMBOL_CONST) && s->type != S_UNKNOWN ? s : NULL;
+}
+
 static bool is_on(const char *v)
 {
 	return v && (!strcmp(v, "y") || !strcmp(v, "m"));
@@ -175,7 +184,7 @@ static bool is_on(const char *v)
 
 static bool alt_holds(rs *R, const prof_alt *a, bool boot)
 {
-	kc_sym *s = lookup(R, a->sym);
+	kc_sym *s = lookup_alt(R, a);
 	return prof_alt_holds(a, s ? kf_sym_shown(R->t, s) : NULL, boot, R->initramfs);
 }
 
@@ -1122,13 +1131,13 @@ static bool need_expr_off(rs *R, kc_expr *e, kc_tri max)
 
 static bool need_alt(rs *R, const prof_alt *a, bool boot)
 {
-	kc_sym *s = lookup(R, a->sym);
+	kc_sym *s = lookup_alt(R, a);
 	if (!s) {
 		if (a->want == PROF_WANT_OFF || a->want == PROF_WANT_LACKS ||
 		    (a->want == PROF_WANT_STRING && !*a->value))
 			return true;
 		return fail_msg(R, false, "%s does not exist in this tree",
-				prof_sym_for_kver(R->o->db, a->sym, R->kver));
+				prof_alt_sym(R->o->db, a, R->kver));
 	}
 	switch (a->want) {
 	case PROF_WANT_ENABLED:
@@ -1524,7 +1533,7 @@ static const prof_req *held_req_for(rs *R, const prof_req *const *held,
 	for (size_t i = 0; i < nheld; i++)
 		for (size_t k = 0; k < held[i]->nalts; k++) {
 			const prof_alt *a = &held[i]->alts[k];
-			if (lookup(R, a->sym) == s && alt_holds(R, a, held[i]->boot))
+			if (lookup_alt(R, a) == s && alt_holds(R, a, held[i]->boot))
 				return held[i];
 		}
 	return NULL;

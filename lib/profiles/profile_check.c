@@ -126,7 +126,7 @@ size_t prof_check(const prof_db *db, prof_set *s, const kf_dotconfig *cfg,
 			}
 			for (size_t k = g; k < e; k++) {
 				const prof_alt *al = &r->alts[k];
-				const char *name = prof_sym_for_kver(db, al->sym, o->kver);
+				const char *name = prof_alt_sym(db, al, o->kver);
 				const char *v = kf_dotconfig_get(cfg, name);
 				if (!prof_alt_holds(al, v, r->boot, initramfs))
 					all = false;

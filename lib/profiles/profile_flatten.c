@@ -106,6 +106,11 @@ const char *prof_sym_for_kver(const prof_db *db, const char *sym, uint32_t kver)
 	return cur;
 }
 
+const char *prof_alt_sym(const prof_db *db, const prof_alt *a, uint32_t kver)
+{
+	return a->literal ? a->sym : prof_sym_for_kver(db, a->sym, kver);
+}
+
 bool prof_arch_match(const char *const *list, size_t n, const char *arch)
 {
 	if (!n || !arch)

@@ -34,6 +34,24 @@ typedef struct prof_file {
 	size_t alloc;        /* capacity of names */
 } prof_file;
 
+/* Where a Kconfig symbol is known to exist (profiles/symbols.kfit): from
+ * `first` (exact, or the oldest release found to have it) up to `gone`
+ * (the first release without it, exact or the first not known to have
+ * it); a symbol may have several spans. */
+typedef struct prof_symspan {
+	const char *sym;      /* the symbol, without CONFIG_ */
+	uint32_t first;       /* first kernel version with it (KF_KVER) */
+	bool first_exact;     /* first=: the release that added it; first<=:
+				 found in that release, may be older */
+	uint32_t gone;        /* first version without it, 0: still there */
+	bool gone_exact;      /* gone=: removed there; gone>=: not known to
+				 exist from there on */
+	const char *reason;   /* optional: the evidence in words */
+	const char **sources; /* optional: documents */
+	size_t nsources;      /* how many sources */
+	prof_loc loc;         /* where the statement is written */
+} prof_symspan;
+
 struct prof_db {
 	kf_arena *arena;       /* every string and struct of the database */
 	prof_profile **profs;  /* profiles in load order */
@@ -42,6 +60,9 @@ struct prof_db {
 	prof_rename *renames;  /* renames in load order */
 	size_t nren;           /* how many */
 	size_t renalloc;       /* capacity of renames */
+	prof_symspan *spans;   /* symbol history, in load order */
+	size_t nspans;         /* how many */
+	size_t spanalloc;      /* capacity of spans */
 	prof_file *files;      /* files loaded */
 	size_t nfiles;         /* how many */
 	size_t filesalloc;     /* capacity of files */

@@ -219,7 +219,7 @@ static void lint_tree(prof_db *db, const prof_set *s, const prof_lint_tree *t, k
 			const prof_alt *a = k < r->nalts ? &r->alts[k] : r->cond.if_alt;
 			if (!a || (a->want != PROF_WANT_CONTAINS && a->want != PROF_WANT_LACKS))
 				continue;
-			const char *n = prof_sym_for_kver(db, a->sym, t->kver);
+			const char *n = prof_alt_sym(db, a, t->kver);
 			if (t->exists(t->ctx, n) && !t->is_string(t->ctx, n))
 				kf_diag_add(out, KF_ERROR, a->loc.file, a->loc.line, a->loc.col,
 					    "%s: '%s' reads the items of a comma-separated string, "
@@ -236,8 +236,8 @@ static void lint_tree(prof_db *db, const prof_set *s, const prof_lint_tree *t, k
 				if (j == k || !alone(r, k) || !alone(r, j) || a->want == PROF_WANT_OFF ||
 				    b->want == PROF_WANT_OFF)
 					continue;
-				const char *an = prof_sym_for_kver(db, a->sym, t->kver);
-				const char *bn = prof_sym_for_kver(db, b->sym, t->kver);
+				const char *an = prof_alt_sym(db, a, t->kver);
+				const char *bn = prof_alt_sym(db, b, t->kver);
 				if (t->depends(t->ctx, bn, an))
 					kf_diag_add(out, KF_ERROR, a->loc.file, a->loc.line, a->loc.col,
 						    "%s: %s depends on %s in %s (%s), so %s alone meets "
@@ -258,7 +258,7 @@ static void lint_tree(prof_db *db, const prof_set *s, const prof_lint_tree *t, k
 				if (!off)
 					all_off = false;
 				/* one symbol: it must exist, as before groups */
-				if (!t->exists(t->ctx, prof_sym_for_kver(db, a->sym, t->kver)) &&
+				if (!t->exists(t->ctx, prof_alt_sym(db, a, t->kver)) &&
 				    !(off && e - g > 1))
 					all = false;
 			}
@@ -269,7 +269,7 @@ static void lint_tree(prof_db *db, const prof_set *s, const prof_lint_tree *t, k
 		if (any || all_off)
 			continue;
 		const prof_alt *a = &r->alts[0];
-		const char *n = prof_sym_for_kver(db, a->sym, t->kver);
+		const char *n = prof_alt_sym(db, a, t->kver);
 		if (r->nalts == 1)
 			kf_diag_add(out, KF_ERROR, a->loc.file, a->loc.line, a->loc.col,
 				    "%s%s%s%s does not exist in %s (%s)", a->sym,
@@ -281,6 +281,149 @@ static void lint_tree(prof_db *db, const prof_set *s, const prof_lint_tree *t, k
 				    t->name, kf_kver_format(t->kver, vb),
 				    prof_req_has_groups(r) ? " (a group needs all of its symbols)" : "");
 	}
+}
+
+/* Is sym known to exist in kernel v (profiles/symbols.kfit)?  *known: it
+ * has a history at all. */
+static bool sym_known_at(const prof_db *db, const char *sym, uint32_t v, bool *known)
+{
+	*known = false;
+	for (size_t i = 0; i < db->nspans; i++) {
+		const prof_symspan *sp = &db->spans[i];
+		if (strcmp(sp->sym, sym))
+			continue;
+		*known = true;
+		if (v >= sp->first && (!sp->gone || v < sp->gone))
+			return true;
+	}
+	return false;
+}
+
+/* Does r name sym, under either name of a rename? */
+static bool req_names(const prof_db *db, const prof_req *r, const char *sym)
+{
+	for (size_t k = 0; k < r->nalts; k++) {
+		const char *a = r->alts[k].sym;
+		if (!strcmp(a, sym))
+			return true;
+		for (size_t i = 0; i < db->nren; i++) {
+			const prof_rename *rn = &db->renames[i];
+			if ((!strcmp(rn->old_name, a) && !strcmp(rn->new_name, sym)) ||
+			    (!strcmp(rn->new_name, a) && !strcmp(rn->old_name, sym)))
+				return true;
+		}
+	}
+	return false;
+}
+
+/* Kernel versions in [lo, hi) where r's answer may change: lo, and every
+ * boundary of its symbols' spans and of the renames inside. */
+static size_t hist_points(const prof_db *db, const prof_req *r, uint32_t lo, uint32_t hi,
+			  uint32_t *pt, size_t max)
+{
+	size_t n = 0;
+	pt[n++] = lo;
+	for (size_t i = 0; i < db->nspans + db->nren; i++) {
+		uint32_t b[2];
+		if (i < db->nspans) {
+			if (!req_names(db, r, db->spans[i].sym))
+				continue;
+			b[0] = db->spans[i].first;
+			b[1] = db->spans[i].gone;
+		} else {
+			b[0] = db->renames[i - db->nspans].since;
+			b[1] = db->renames[i - db->nspans].old_gone;
+		}
+		for (int k = 0; k < 2; k++)
+			if (b[k] > lo && (!hi || b[k] < hi) && n < max)
+				pt[n++] = b[k];
+	}
+	return n;
+}
+
+/* The oldest kernel any distro release ships: a profile that is not a
+ * distro (a feature, a platform, an init) may run on any of them. */
+static uint32_t oldest_kernel(const prof_db *db)
+{
+	uint32_t lo = 0;
+	for (size_t i = 0; i < db->n; i++) {
+		const prof_profile *p = db->profs[i];
+		if (p->kind == PROF_KIND_DISTRO && p->kmin && (!lo || p->kmin < lo))
+			lo = p->kmin;
+	}
+	return lo;
+}
+
+/* One requirement against the symbol history over the kernels [lo, hi)
+ * the profile runs on (hi 0: no end): some way of it must exist at each. */
+static void lint_req_history(prof_db *db, const prof_profile *p, const prof_set *s,
+			     const prof_req *r, uint32_t lo, uint32_t hi, kf_diags *out)
+{
+	if (r->cond.kmin > lo)
+		lo = r->cond.kmin;
+	if (r->cond.kmax && (!hi || r->cond.kmax < hi))
+		hi = r->cond.kmax;
+	if (hi && hi <= lo)
+		return;
+	uint32_t pt[64];
+	size_t np = hist_points(db, r, lo, hi, pt, sizeof(pt) / sizeof(pt[0]));
+	char vb[16];
+	for (size_t q = 0; q < np; q++) {
+		bool any = false, all_off = true;
+		const char *unknown = NULL;
+		for (size_t g = 0, e; g < r->nalts && !any; g = e) {
+			e = prof_group_end(r, g);
+			bool all = true;
+			for (size_t k = g; k < e; k++) {
+				const prof_alt *a = &r->alts[k];
+				bool off = a->want == PROF_WANT_OFF || a->want == PROF_WANT_LACKS ||
+					   (a->want == PROF_WANT_STRING && !*a->value);
+				if (!off)
+					all_off = false;
+				bool known;
+				const char *n = prof_alt_sym(db, a, pt[q]);
+				if (!sym_known_at(db, n, pt[q], &known) && !(off && e - g > 1))
+					all = false;
+				if (!known && !unknown)
+					unknown = n;
+			}
+			any = all;
+		}
+		if (unknown) {
+			kf_diag_add(out, KF_ERROR, r->loc.file, r->loc.line, r->loc.col,
+				    "%s: %s has no symbol history (add it to profiles/symbols.kfit)",
+				    prof_req_expr(s->arena, r), unknown);
+			return;
+		}
+		if (any || all_off)
+			continue;
+		kf_diag_add(out, KF_ERROR, r->loc.file, r->loc.line, r->loc.col,
+			    "%s: %s known to exist in %s (profiles/symbols.kfit), %s; bound the "
+			    "requirement with kernel>= or kernel<",
+			    prof_req_expr(s->arena, r), r->nalts > 1 ? "no way of it is" : "it is not",
+			    kf_kver_format(pt[q], vb),
+			    p->kind == PROF_KIND_DISTRO
+				    ? kf_arena_printf(s->arena, "a kernel %s ships", p->name)
+				    : kf_arena_printf(s->arena, "a kernel of a distro release %s may "
+							"run on", p->name));
+		return;
+	}
+}
+
+/* Every requirement of s over the kernels its profile p runs on: a distro
+ * release its own range, anything else every distro's.  The history
+ * covers the database: a user's local profile is not held to it. */
+static void lint_history(prof_db *db, const prof_profile *p, const prof_set *s, kf_diags *out)
+{
+	if (!db->nspans || p->local)
+		return;
+	uint32_t lo = p->kind == PROF_KIND_DISTRO ? s->kmin : oldest_kernel(db);
+	uint32_t hi = p->kind == PROF_KIND_DISTRO ? s->kmax : 0;
+	if (!lo)
+		return;
+	for (size_t i = 0; i < s->n; i++)
+		if (!s->reqs[i]->shadowed_by)
+			lint_req_history(db, p, s, s->reqs[i], lo, hi, out);
 }
 
 size_t prof_lint(prof_db *db, const prof_lint_tree *trees, size_t ntrees, kf_diags *d)
@@ -319,6 +462,7 @@ size_t prof_lint(prof_db *db, const prof_lint_tree *trees, size_t ntrees, kf_dia
 			prof_set *s = prof_flatten(db, &name, 1, &tmp);
 			if (s) {
 				lint_distro(db, p, s, &tmp);
+				lint_history(db, p, s, &tmp);
 				for (size_t t = 0; t < ntrees; t++)
 					lint_tree(db, s, &trees[t], &tmp);
 			}

@@ -242,17 +242,18 @@ static int parse_long_at(pstate *ps, const char *s, size_t n, int col, long *out
 static int parse_alt(pstate *ps, const tok *t, int nt, int *i, prof_alt *alt);
 
 /*
- * A qualifier: kernel>=V, kernel<V, arch=A[,B], boot, if SYM, STEM>=N,
+ * A qualifier: kernel>=V, kernel<V, arch=A[,B], boot, literal, if SYM, STEM>=N,
  * STEM<N.  *i indexes toks and is advanced past what was used.  Returns 0
  * or -1 after an error.
  */
-static int parse_qual(pstate *ps, tok *t, int nt, int *i, prof_cond *c, bool *boot)
+static int parse_qual(pstate *ps, tok *t, int nt, int *i, prof_cond *c, bool *boot,
+		      bool *literal)
 {
 	tok *q = &t[*i];
 	const char *s = q->s;
 	size_t n = q->len;
-	if (tok_is(q, "boot")) {
-		*boot = true;
+	if (tok_is(q, "boot") || tok_is(q, "literal")) {
+		*(tok_is(q, "boot") ? boot : literal) = true;
 		(*i)++;
 		return 0;
 	}
@@ -651,8 +652,10 @@ static void parse_req(pstate *ps, tok *t, int nt, int first, prof_level level,
 		break;
 	}
 	while (i < nx)
-		if (parse_qual(ps, x, nx, &i, &r->cond, &r->boot) < 0)
+		if (parse_qual(ps, x, nx, &i, &r->cond, &r->boot, &r->literal) < 0)
 			return;
+	for (size_t k = 0; k < r->nalts; k++)
+		r->alts[k].literal = r->literal;
 	if (r->boot)
 		for (size_t k = 0; k < r->nalts; k++) {
 			if (r->alts[k].want == PROF_WANT_BUILTIN) {
@@ -717,6 +720,7 @@ static void parse_profile_line(pstate *ps, tok *t, int nt)
 	p->initramfs = PROF_INITRAMFS_UNKNOWN;
 	p->vmax = -1;
 	p->loc = (prof_loc){ps->file, ps->line, t[0].col};
+	p->local = ps->local;
 	if (is_template_name(t[1].s, t[1].len))
 		p->stem = kf_arena_strndup(ps->db->arena, t[1].s, t[1].len - 2);
 	ps->prof = p;
@@ -794,6 +798,59 @@ static void parse_rename(pstate *ps, tok *t, int nt)
 	attach_open(ps, &r->reason, &r->sources, &r->nsources, true, true, "rename", t[0].col);
 }
 
+/* `symbol NAME first=V|first<=V [gone=V|gone>=V]`: where NAME is known to
+ * exist (profiles/symbols.kfit); reason and source lines are optional. */
+static void parse_symbol(pstate *ps, tok *t, int nt)
+{
+	if (ps->prof) {
+		perr(ps, t[0].col, "'symbol' belongs outside profiles (in profiles/symbols.kfit)");
+		return;
+	}
+	if (nt < 3) {
+		perr(ps, t[0].col + (int)t[0].len, "expected 'symbol NAME first=X.Y.Z'");
+		return;
+	}
+	if (!check_sym(ps, t[1].s, t[1].len, t[1].col))
+		return;
+	prof_symspan sp;
+	memset(&sp, 0, sizeof(sp));
+	sp.sym = tok_dup(ps, &t[1]);
+	sp.loc = (prof_loc){ps->file, ps->line, t[0].col};
+	static const struct {
+		const char *w;
+		bool first, exact;
+	} keys[] = {{"first<=", true, false}, {"first=", true, true},
+		    {"gone>=", false, false}, {"gone=", false, true}};
+	for (int i = 2; i < nt; i++) {
+		size_t k = 0, kn = sizeof(keys) / sizeof(keys[0]);
+		while (k < kn && (t[i].len <= strlen(keys[k].w) ||
+				  strncmp(t[i].s, keys[k].w, strlen(keys[k].w))))
+			k++;
+		if (k == kn) {
+			perr(ps, t[i].col, "unknown qualifier '%.*s' (expected first=X.Y.Z, first<=X.Y.Z, "
+			     "gone=X.Y.Z or gone>=X.Y.Z)", (int)t[i].len, t[i].s);
+			return;
+		}
+		size_t wl = strlen(keys[k].w);
+		uint32_t *v = keys[k].first ? &sp.first : &sp.gone;
+		if (parse_kver_at(ps, t[i].s + wl, t[i].len - wl, t[i].col + (int)wl, v) < 0)
+			return;
+		*(keys[k].first ? &sp.first_exact : &sp.gone_exact) = keys[k].exact;
+	}
+	if (!sp.first) {
+		perr(ps, t[1].col + (int)t[1].len, "a symbol needs first=X.Y.Z or first<=X.Y.Z");
+		return;
+	}
+	if (sp.gone && sp.gone <= sp.first) {
+		perr(ps, t[1].col + (int)t[1].len, "gone must come after first");
+		return;
+	}
+	KF_GROW(ps->db->spans, ps->db->nspans + 1, ps->db->spanalloc);
+	ps->db->spans[ps->db->nspans] = sp;
+	prof_symspan *r = &ps->db->spans[ps->db->nspans++];
+	attach_open(ps, &r->reason, &r->sources, &r->nsources, false, false, "symbol", t[0].col);
+}
+
 static void parse_statement(pstate *ps)
 {
 	tok t[64];
@@ -808,6 +865,10 @@ static void parse_statement(pstate *ps)
 	}
 	if (tok_is(kw, "rename")) {
 		parse_rename(ps, t, nt);
+		return;
+	}
+	if (tok_is(kw, "symbol")) {
+		parse_symbol(ps, t, nt);
 		return;
 	}
 	static const char *const known[] = {
@@ -1196,6 +1257,7 @@ void prof_db_free(prof_db *db)
 		return;
 	free(db->profs);
 	free(db->renames);
+	free(db->spans);
 	free(db->files);
 	kf_arena_free(db->arena);
 	free(db);

@@ -7,7 +7,9 @@
 # required, with the kernel range of the `if` around it turned into
 # kernel>=/kernel< bounds (-lt A ... -eq A ... -lt B  ->  kernel<A.B.0;
 # -le B -> kernel<A.(B+1).0; -ge A ... -eq C ... -ge B -> kernel>=C.B.0;
-# any other test fails loudly).  These must be exactly the profile's
+# any other test fails loudly; a range past the release that removed the
+# symbol, by profiles/symbols.kfit's gone=, ends there).  These must be
+# exactly the profile's
 # `require`s' first groups: the legacy xtables set (IP_NF_FILTER ...
 # IP_NF_NAT) may name the iptables-nft way as a further group, made only
 # of nf_tables and xtables options (docker/nft-ways), since the kernel
@@ -79,7 +81,14 @@ if grep -q '^error' <<<"$items"; then
 	grep '^error' <<<"$items" | sed 's/^error /  /'
 fi
 json=$(profile_json docker) || { echo "not ok docker"; echo "  kfit profiles show docker failed"; exit 0; }
-want=$(grep -v '^error\|^storage' <<<"$items" | sort -u)
+# a range the script extends past the release that removed the symbol
+# (NF_NAT_IPV4 to 5.1, NF_NAT_NEEDED to 5.2, gone in 5.1 and 5.2) ends
+# where profiles/symbols.kfit says the kernel dropped it (gone=)
+want=$(grep -v '^error\|^storage' <<<"$items" | awk '
+	function n(v,    p) { split(v, p, "."); return p[1] * 1000000 + p[2] * 1000 + p[3] }
+	FNR == NR { if ($1 == "symbol") for (i = 3; i <= NF; i++) if ($i ~ /^gone=/) gone[$2] = substr($i, 6); next }
+	$1 in gone && ($3 == "-" || n($3) > n(gone[$1])) { $3 = gone[$1] }
+	{ print }' profiles/symbols.kfit - | sort -u)
 # the storage-driver requirement: every alternative a storage flag
 storage_syms=" $(awk '$1 == "storage" { printf "%s ", $3 }' <<<"$items")"
 # the legacy xtables set may have the iptables-nft way as a further group
