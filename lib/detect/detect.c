@@ -67,6 +67,7 @@ kf_detect *kf_detect_run(const kf_detect_opts *o, kf_diags *d)
 	rootdevs rd = {NULL, 0};
 	detect_root(&c, &rd);
 	detect_devices(&c, "sys/devices", 0);
+	detect_asound_codecs(&c);
 	detect_cpu(&c, cpuinfo);
 	detect_virt(&c, cpuinfo);
 	detect_platform(&c, cpuinfo);
@@ -95,6 +96,7 @@ kf_detect *kf_detect_run(const kf_detect_opts *o, kf_diags *d)
 		}
 		policy_foreign(&c, cpuinfo);
 		detect_match(&c, &rd, cfg);
+		detect_infer(&c);
 		if (cfg)
 			kf_dotconfig_free(cfg);
 	}
