@@ -71,6 +71,7 @@ kf_detect *kf_detect_run(const kf_detect_opts *o, kf_diags *d)
 	detect_cpu(&c, cpuinfo);
 	detect_virt(&c, cpuinfo);
 	detect_platform(&c, cpuinfo);
+	detect_plug_in(&c);
 	detect_features(&c);
 	if (o->aliases && o->use_modules_alias && det->kernel_release) {
 		char *ma = kf_arena_printf(c.a, "lib/modules/%s/modules.alias", det->kernel_release);

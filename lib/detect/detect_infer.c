@@ -541,3 +541,27 @@ void detect_infer(dctx *c)
 	infer_readers(c);
 	infer_bluetooth(c);
 }
+
+/* ---- plug-in readiness ---- */
+
+/* A USB host controller (PCI class 0c03, a USB root hub, a platform
+ * xHCI/EHCI/OHCI/DWC block): the profile usb-plug-in, for what a person
+ * plugs into it later (profiles/platform/usb-plug-in.kfit). */
+void detect_plug_in(dctx *c)
+{
+	static const char *const plat[] = {"xhci", "ehci", "ohci", "dwc2", "dwc3", NULL};
+	for (size_t i = 0; i < c->det->ndevices; i++) {
+		const kf_device *dv = &c->det->devices[i];
+		bool hc = pci_class(dv, "bc0Csc03") || !strncmp(dv->modalias, "usb:v1D6Bp000", 13);
+		for (size_t k = 0; !hc && plat[k]; k++)
+			hc = (!strncmp(dv->modalias, "platform:", 9) || !strncmp(dv->modalias, "of:", 3)) &&
+			     strstr(dv->modalias, plat[k]);
+		if (!hc)
+			continue;
+		det_add_profile(c, "usb-plug-in", PROF_KIND_PLATFORM,
+				kf_arena_printf(c->a, "USB host controller %s (%s): sticks, keyboards, "
+						      "headsets and Ethernet adapters plugged in later",
+						dv->desc, dv->path));
+		return;
+	}
+}

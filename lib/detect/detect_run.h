@@ -70,6 +70,8 @@ void detect_asound_codecs(dctx *c);
 /* What sits behind the matched controllers: codecs, SOF, I2C HID,
  * i8042, RTC, PNP, buttons, card readers' cards, Bluetooth pairings. */
 void detect_infer(dctx *c);
+/* The profile usb-plug-in when the machine has a USB host controller. */
+void detect_plug_in(dctx *c);
 
 /* ---- requirements (detect_policy.c) ---- */
 
