@@ -50,6 +50,12 @@ find "$src/sys/devices" -name modalias -type f 2>/dev/null | while read -r m; do
 	r=${d#"$src"}
 	copy "$r/modalias"
 	copy "$r/uevent"
+	# a USB interface's device: its names (generate's list of devices
+	# not mapped names them)
+	case $(cat "$m" 2>/dev/null) in usb:*)
+		copy "$(dirname "$r")/manufacturer"
+		copy "$(dirname "$r")/product" ;;
+	esac
 	link "$r/driver"
 	link "$r/subsystem"
 done

@@ -320,6 +320,53 @@ static void print_summary(const kf_gen_result *r, kc_tree *t, const prof_db *db,
 	}
 }
 
+/* The end of generate --detect's report: the devices no table of the
+ * tree maps (kf_detect_unmapped), alike ones on one line with a count,
+ * the first few by name. */
+static void print_unmapped(const kf_detect *det)
+{
+	enum { SHOWN = 10 };
+	size_t n = det ? kf_detect_unmapped(det, NULL, 0) : 0;
+	if (!n)
+		return;
+	const kf_device **v = kf_xcalloc(n, sizeof(*v));
+	kf_detect_unmapped(det, v, n);
+	size_t *count = kf_xcalloc(n, sizeof(*count)), ng = 0;
+	for (size_t i = 0; i < n; i++) {
+		size_t g = 0;
+		for (; g < ng; g++)
+			if (!strcmp(v[g]->desc, v[i]->desc) && v[g]->map == v[i]->map &&
+			    !strcmp(v[g]->bound ? v[g]->bound : "", v[i]->bound ? v[i]->bound : ""))
+				break;
+		if (g == ng)
+			v[ng++] = v[i];
+		count[g]++;
+	}
+	fprintf(stderr, "kfit: %zu device%s not mapped by a driver table of this tree:\n", n,
+		n == 1 ? "" : "s");
+	for (size_t g = 0; g < ng && g < SHOWN; g++) {
+		const kf_device *dv = v[g];
+		fprintf(stderr, "  %s%s%s%s", dv->desc, dv->name ? " [" : "", dv->name ? dv->name : "",
+			dv->name ? "]" : "");
+		if (count[g] > 1)
+			fprintf(stderr, " (%zu alike)", count[g]);
+		if (dv->map == KF_MAP_MISSING)
+			fprintf(stderr, ": the machine ran %s for it, a driver this tree lacks (out of "
+					"tree, renamed, or newer)\n", dv->bound);
+		else if (dv->map == KF_MAP_FALLBACK)
+			fprintf(stderr, ": mapped by a fallback rule, the name of its bound driver %s (no "
+					"table entry matches it)\n", dv->bound);
+		else
+			fprintf(stderr, ": nothing in this tree supports it (%s; no driver was bound)\n",
+				dv->modalias);
+	}
+	if (ng > SHOWN)
+		fprintf(stderr, "  and %zu more kinds (kfit detect lists every device)\n",
+			ng - SHOWN);
+	free(count);
+	free(v);
+}
+
 int cmd_generate(int argc, char **argv)
 {
 	const char *tree_arg = NULL, *arch = NULL, *base = NULL, *out = NULL;
@@ -481,6 +528,8 @@ int cmd_generate(int argc, char **argv)
 	}
 	else if (!write)
 		fprintf(stderr, "kfit: nothing written (use --force to write the partial result)\n");
+	if (!json)
+		print_unmapped(p.det);
 	rc = g ? KF_EXIT_UNMET : KF_EXIT_OK;
 	if (check_minimal) {
 		for (size_t i = 0; i < p.res.nnot_minimal; i++)

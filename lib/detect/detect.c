@@ -98,6 +98,7 @@ kf_detect *kf_detect_run(const kf_detect_opts *o, kf_diags *d)
 		policy_foreign(&c, cpuinfo);
 		detect_match(&c, &rd, cfg);
 		detect_infer(&c);
+		detect_unmapped(&c);
 		if (cfg)
 			kf_dotconfig_free(cfg);
 	}
