@@ -246,6 +246,8 @@ static void json_report(kf_strbuf *sb, const kf_detect *det, const kf_aliasdb *d
 		kf_json_kstr(&j, "makefile", h->makefile);
 		kf_json_kint(&j, "line", h->line);
 		kf_json_kstrs(&j, "firmware", h->firmware, h->nfirmware);
+		kf_json_kbool(&j, "requests_firmware", h->requests_firmware);
+		kf_json_kstr(&j, "firmware_by", h->firmware_by);
 		kf_json_kstr(&j, "firmware_note", h->firmware_note);
 		kf_json_end_object(&j);
 	}

@@ -320,6 +320,24 @@ static void print_summary(const kf_gen_result *r, kc_tree *t, const prof_db *db,
 	}
 }
 
+/* Which firmware policy each driver that may request firmware got
+ * (docs/generate.md, "Modules, firmware and the initramfs"). */
+static void print_firmware(const kf_pipeline *p)
+{
+	if (p->fw_modules)
+		fprintf(stderr, "kfit: firmware: built as modules, their firmware loaded from "
+				"/lib/firmware once udev loads them: %s\n", p->fw_modules);
+	if (p->fw_embedded)
+		fprintf(stderr, "kfit: firmware: built in, their files found on the machine in "
+				"EXTRA_FIRMWARE: %s\n", p->fw_embedded);
+	if (p->fw_initramfs)
+		fprintf(stderr, "kfit: firmware: boot-critical, the initramfs carries their files: "
+				"%s\n", p->fw_initramfs);
+	if (p->fw_missing)
+		fprintf(stderr, "kfit: firmware: boot-critical and built in without an initramfs, "
+				"none of their files found: %s\n", p->fw_missing);
+}
+
 /* The end of generate --detect's report: the devices no table of the
  * tree maps (kf_detect_unmapped), alike ones on one line with a count,
  * the first few by name. */
@@ -508,8 +526,10 @@ int cmd_generate(int argc, char **argv)
 	}
 	if (json)
 		print_json(&p.res, p.dest, write, p.base, p.set);
-	else
+	else {
 		print_summary(&p.res, p.t, db, explain);
+		print_firmware(&p);
+	}
 	if (write && !json) {
 		fprintf(stderr, "kfit: configuration written to %s\n", p.dest);
 		struct stat st;

@@ -87,6 +87,8 @@ typedef struct kf_modinfo {
 	const char **firmware;  /* MODULE_FIRMWARE names in its sources */
 	size_t nfirmware;       /* how many */
 	size_t fwalloc;         /* capacity of firmware */
+	bool requests_firmware; /* its sources call request_firmware (names
+				   they may compute at run time) */
 } kf_modinfo;
 
 typedef struct kf_aliasdb {
@@ -190,6 +192,12 @@ typedef struct kf_hwreq {
 	int line;            /* its line, 0 when none */
 	const char **firmware; /* firmware files the driver may load */
 	size_t nfirmware;    /* how many */
+	bool requests_firmware; /* the driver may request firmware: it names
+				   some (firmware) or calls request_firmware,
+				   itself or through firmware_by */
+	const char *firmware_by; /* the module that requests it for the
+				    driver (the SOF core snd_sof for a SOF PCI
+				    driver), or NULL */
 	const char *firmware_note; /* when built in without an initramfs the
 				      firmware must be in EXTRA_FIRMWARE or
 				      the driver a module; NULL otherwise */

@@ -369,6 +369,8 @@ void detect_match(dctx *c, const rootdevs *rd, const kf_dotconfig *cfg)
 				if (cd->mi) {
 					h->firmware = (const char **)cd->mi->firmware;
 					h->nfirmware = cd->mi->nfirmware;
+					h->requests_firmware = cd->mi->nfirmware ||
+							       cd->mi->requests_firmware;
 				}
 			}
 			if (al->part_symbol && strcmp(al->part_symbol, cd->sym)) {

@@ -533,8 +533,76 @@ static void infer_bluetooth(dctx *c)
 	}
 }
 
+/* ---- firmware requested for a driver by another module ---- */
+
+/* Drivers whose firmware another module requests for them: the device's
+ * module names none and calls no request_firmware itself.  A helper is a
+ * module name or, with a '/', a tree-relative source file that calls
+ * request_firmware (nouveau's nvkm/core/firmware.c: nvkm is built into
+ * nouveau through a Kbuild variable, so the scan gives its files no
+ * module of their own). */
+static const struct {
+	const char *module;     /* the device's module; a trailing '*': prefix */
+	const char *helpers[4]; /* who requests the firmware */
+} fw_helpers[] = {
+	{"snd_sof_*", {"snd_sof"}},
+	{"btusb", {"btintel", "btrtl", "btmtk", "btbcm"}},
+	{"nouveau", {"drivers/gpu/drm/nouveau/nvkm/core/firmware.c"}},
+};
+
+/* Does helper h request firmware?  Its module's name for the reason. */
+static const char *helper_requests(dctx *c, const char *h, const kf_modinfo **mi)
+{
+	const kf_aliasdb *db = c->o->aliases;
+	*mi = NULL;
+	if (!strchr(h, '/')) {
+		*mi = kf_aliasdb_module(db, h);
+		return *mi && ((*mi)->nfirmware || (*mi)->requests_firmware) ? (*mi)->name : NULL;
+	}
+	if (!db->tree)
+		return NULL;
+	char *path = kf_xasprintf("%s/%s", db->tree, h);
+	kf_strbuf sb = KF_STRBUF_INIT;
+	kf_diags ignore = KF_DIAGS_INIT;
+	bool yes = kf_read_file(path, &sb, &ignore) == 0 && sb.buf &&
+		   (strstr(sb.buf, "request_firmware") || strstr(sb.buf, "firmware_request_"));
+	kf_strbuf_release(&sb);
+	kf_diags_release(&ignore);
+	free(path);
+	return yes ? h : NULL;
+}
+
+static void infer_firmware(dctx *c)
+{
+	for (size_t i = 0; c->o->aliases && i < c->det->nhw; i++) {
+		kf_hwreq *h = &c->det->hw[i];
+		if (!h->module || h->requests_firmware)
+			continue;
+		for (size_t r = 0; r < sizeof(fw_helpers) / sizeof(fw_helpers[0]); r++) {
+			const char *m = fw_helpers[r].module;
+			size_t n = strlen(m);
+			bool hit = m[n - 1] == '*' ? !strncmp(h->module, m, n - 1)
+						   : !strcmp(h->module, m);
+			for (size_t k = 0; hit && k < 4 && fw_helpers[r].helpers[k]; k++) {
+				const kf_modinfo *mi;
+				const char *by = helper_requests(c, fw_helpers[r].helpers[k], &mi);
+				if (!by)
+					continue;
+				h->requests_firmware = true;
+				if (!h->firmware_by)
+					h->firmware_by = by;
+				if (!h->nfirmware && mi && mi->nfirmware) {
+					h->firmware = (const char **)mi->firmware;
+					h->nfirmware = mi->nfirmware;
+				}
+			}
+		}
+	}
+}
+
 void detect_infer(dctx *c)
 {
+	infer_firmware(c);
 	infer_hda(c);
 	infer_i2c_hid(c);
 	infer_legacy(c);
