@@ -572,12 +572,47 @@ static const char *helper_requests(dctx *c, const char *h, const kf_modinfo **mi
 	return yes ? h : NULL;
 }
 
+/* The core module of a bus glue driver, which requests the firmware for
+ * it: ath11k for ath11k_pci, rtw89_core for rtw89_8852be, mt7921_common
+ * for mt7921e: the name without its last '_' part, up to its first '_',
+ * or without a bus letter after a digit, as is or with _core, _common or
+ * _lib; the first such module that requests firmware.  NULL: none. */
+static const kf_modinfo *core_module(const kf_aliasdb *db, const char *mod)
+{
+	static const char *const sfx[] = {"", "_core", "_common", "_lib"};
+	size_t n = strlen(mod);
+	const char *last = strrchr(mod, '_');
+	size_t stems[3] = {last ? (size_t)(last - mod) : 0, strcspn(mod, "_"),
+			   n > 2 && strchr("esu", mod[n - 1]) && isdigit((unsigned char)mod[n - 2])
+				   ? n - 1
+				   : 0};
+	for (size_t k = 0; k < 3; k++)
+		for (size_t j = 0; stems[k] && stems[k] < n + 1 && j < 4; j++) {
+			char *name = kf_xasprintf("%.*s%s", (int)stems[k], mod, sfx[j]);
+			const kf_modinfo *mi = strcmp(name, mod) ? kf_aliasdb_module(db, name) : NULL;
+			free(name);
+			if (mi && (mi->nfirmware || mi->requests_firmware))
+				return mi;
+		}
+	return NULL;
+}
+
 static void infer_firmware(dctx *c)
 {
 	for (size_t i = 0; c->o->aliases && i < c->det->nhw; i++) {
 		kf_hwreq *h = &c->det->hw[i];
 		if (!h->module || h->requests_firmware)
 			continue;
+		const kf_modinfo *core = core_module(c->o->aliases, h->module);
+		if (core) {
+			h->requests_firmware = true;
+			h->firmware_by = core->name;
+			if (!h->nfirmware && core->nfirmware) {
+				h->firmware = (const char **)core->firmware;
+				h->nfirmware = core->nfirmware;
+			}
+			continue;
+		}
 		for (size_t r = 0; r < sizeof(fw_helpers) / sizeof(fw_helpers[0]); r++) {
 			const char *m = fw_helpers[r].module;
 			size_t n = strlen(m);
