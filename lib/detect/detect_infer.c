@@ -529,6 +529,20 @@ static void infer_bluetooth(dctx *c)
 		infer(c, dv, NULL, "UHID", "drivers/hid/Kconfig", KF_HW_RECOMMEND,
 		      "a Bluetooth radio: Bluetooth LE keyboards and mice (HID over GATT) are "
 		      "created by BlueZ through /dev/uhid");
+		/* the Bluetooth half of a MediaTek Wi-Fi combo card (MT7921,
+		 * MT7922: the Wi-Fi on PCIe, vendor 14c3) */
+		for (size_t k = 0; k < c->det->ndevices; k++)
+			if (pci_vendor(&c->det->devices[k], "14c3") &&
+			    pci_class(&c->det->devices[k], "bc02"))
+				infer(c, dv, NULL, "BT_HCIBTUSB_MTK", "drivers/bluetooth/Kconfig",
+				      KF_HW_RECOMMEND,
+				      kf_arena_printf(c->a, "a Bluetooth radio beside a MediaTek Wi-Fi "
+							    "card (%s): the Bluetooth half of MediaTek's "
+							    "combo cards is set up and given its firmware "
+							    "by btusb only with MediaTek protocol support "
+							    "(btusb_mtk_setup, under "
+							    "IS_ENABLED(CONFIG_BT_HCIBTUSB_MTK))",
+						      c->det->devices[k].desc));
 		return;
 	}
 }
