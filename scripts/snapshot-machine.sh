@@ -4,7 +4,8 @@
 # running config, the relevant /sys attributes (every device's modalias,
 # uevent and driver/subsystem links, DMI ids, block devices and their
 # dm/md/slaves, the LSM list, CPU counts, the ACPI table headers, the
-# device tree's compatibles, chosen/ and aliases/), which of
+# device tree's compatibles, chosen/ and aliases/), the first lines of
+# the HDA codecs' proc/asound files, which of
 # the programs detect looks for are installed (as empty files), the
 # systemd version marker and /lib/modules/REL/modules.{alias,builtin*}.
 # Symlinks are kept as symlinks (their targets as they are in /sys), so a
@@ -50,8 +51,22 @@ find "$src/sys/devices" -name modalias -type f 2>/dev/null | while read -r m; do
 	r=${d#"$src"}
 	copy "$r/modalias"
 	copy "$r/uevent"
+	# a USB interface's device: its names (generate's list of devices
+	# not mapped names them)
+	case $(cat "$m" 2>/dev/null) in usb:*)
+		copy "$(dirname "$r")/manufacturer"
+		copy "$(dirname "$r")/product" ;;
+	esac
 	link "$r/driver"
 	link "$r/subsystem"
+done
+# HDA codecs: the head of proc/asound/card*/codec#* (name, vendor and
+# revision IDs), for a machine whose codecs are no sysfs devices
+for f in "$src"/proc/asound/card*/codec#*; do
+	[ -f "$f" ] || continue
+	r=${f#"$src"}
+	mkdir -p "$out$(dirname "$r")"
+	head -n 8 "$f" >"$out$r" 2>/dev/null || rm -f "$out$r"
 done
 # DMI
 for f in "$src"/sys/class/dmi/id/*; do

@@ -137,12 +137,22 @@ static void text_report(kf_strbuf *sb, const kf_detect *det, const kf_aliasdb *d
 		if (dv->bound)
 			kf_strbuf_addf(sb, ", bound to %s", dv->bound);
 		kf_strbuf_addch(sb, '\n');
-		if (!dv->nmodules)
-			kf_strbuf_addstr(sb, "    no driver in the tree claims it\n");
+		if (dv->name)
+			kf_strbuf_addf(sb, "    %s\n", dv->name);
+		if (dv->map == KF_MAP_MISSING)
+			kf_strbuf_addf(sb, "    no driver in the tree claims it, but the machine ran %s "
+					   "for it: a driver this tree lacks (out of tree, renamed, or "
+					   "newer)\n", dv->bound);
+		else if (dv->map == KF_MAP_NONE)
+			kf_strbuf_addstr(sb, "    no driver in the tree claims it, and none was bound to "
+					     "it: nothing supports it\n");
+		else if (dv->map == KF_MAP_FALLBACK)
+			kf_strbuf_addf(sb, "    no table entry of the tree matches it: mapped by the name of "
+					   "its bound driver %s\n", dv->bound);
 		bool mine = false;
 		for (size_t k = 0; k < dv->nmodules && dv->bound && db && !mine; k++)
 			mine = kf_aliasdb_is_bound_module(db, dv->bound, dv->modules[k]);
-		if (dv->bound && db && !mine)
+		if (dv->bound && db && !mine && dv->map != KF_MAP_MISSING)
 			kf_strbuf_addf(sb, "    the bound driver %s is not one the tree builds "
 					   "(an out-of-tree module)\n", dv->bound);
 		for (size_t k = 0; k < dv->nmodules; k++)
@@ -241,6 +251,8 @@ static void json_report(kf_strbuf *sb, const kf_detect *det, const kf_aliasdb *d
 		kf_json_kstr(&j, "desc", dv->desc);
 		kf_json_kstr(&j, "bound", dv->bound);
 		kf_json_kbool(&j, "boot", dv->boot);
+		kf_json_kstr(&j, "map", kf_dev_map_name(dv->map));
+		kf_json_kstr(&j, "name", dv->name);
 		kf_json_kstrs(&j, "modules", dv->modules, dv->nmodules);
 		kf_json_kstrs(&j, "symbols", dv->symbols, dv->nmodules);
 		kf_json_end_object(&j);
@@ -265,6 +277,8 @@ static void json_report(kf_strbuf *sb, const kf_detect *det, const kf_aliasdb *d
 		kf_json_kstr(&j, "makefile", h->makefile);
 		kf_json_kint(&j, "line", h->line);
 		kf_json_kstrs(&j, "firmware", h->firmware, h->nfirmware);
+		kf_json_kbool(&j, "requests_firmware", h->requests_firmware);
+		kf_json_kstr(&j, "firmware_by", h->firmware_by);
 		kf_json_kstr(&j, "firmware_note", h->firmware_note);
 		kf_json_end_object(&j);
 	}

@@ -367,6 +367,71 @@ static void print_summary(const kf_gen_result *r, kc_tree *t, const prof_db *db,
 	}
 }
 
+/* Which firmware policy each driver that may request firmware got
+ * (docs/generate.md, "Modules, firmware and the initramfs"). */
+static void print_firmware(const kf_pipeline *p)
+{
+	if (p->fw_modules)
+		fprintf(stderr, "kfit: firmware: built as modules, their firmware loaded from "
+				"/lib/firmware once udev loads them: %s\n", p->fw_modules);
+	if (p->fw_embedded)
+		fprintf(stderr, "kfit: firmware: built in, their files found on the machine in "
+				"EXTRA_FIRMWARE: %s\n", p->fw_embedded);
+	if (p->fw_initramfs)
+		fprintf(stderr, "kfit: firmware: boot-critical, the initramfs carries their files: "
+				"%s\n", p->fw_initramfs);
+	if (p->fw_missing)
+		fprintf(stderr, "kfit: firmware: boot-critical and built in without an initramfs, "
+				"none of their files found: %s\n", p->fw_missing);
+}
+
+/* The end of generate --detect's report: the devices no table of the
+ * tree maps (kf_detect_unmapped), alike ones on one line with a count,
+ * the first few by name. */
+static void print_unmapped(const kf_detect *det)
+{
+	enum { SHOWN = 10 };
+	size_t n = det ? kf_detect_unmapped(det, NULL, 0) : 0;
+	if (!n)
+		return;
+	const kf_device **v = kf_xcalloc(n, sizeof(*v));
+	kf_detect_unmapped(det, v, n);
+	size_t *count = kf_xcalloc(n, sizeof(*count)), ng = 0;
+	for (size_t i = 0; i < n; i++) {
+		size_t g = 0;
+		for (; g < ng; g++)
+			if (!strcmp(v[g]->desc, v[i]->desc) && v[g]->map == v[i]->map &&
+			    !strcmp(v[g]->bound ? v[g]->bound : "", v[i]->bound ? v[i]->bound : ""))
+				break;
+		if (g == ng)
+			v[ng++] = v[i];
+		count[g]++;
+	}
+	fprintf(stderr, "kfit: %zu device%s not mapped by a driver table of this tree:\n", n,
+		n == 1 ? "" : "s");
+	for (size_t g = 0; g < ng && g < SHOWN; g++) {
+		const kf_device *dv = v[g];
+		fprintf(stderr, "  %s%s%s%s", dv->desc, dv->name ? " [" : "", dv->name ? dv->name : "",
+			dv->name ? "]" : "");
+		if (count[g] > 1)
+			fprintf(stderr, " (%zu alike)", count[g]);
+		if (dv->map == KF_MAP_MISSING)
+			fprintf(stderr, ": the machine ran %s for it, a driver this tree lacks (out of "
+					"tree, renamed, or newer)\n", dv->bound);
+		else if (dv->map == KF_MAP_FALLBACK)
+			fprintf(stderr, ": mapped by a fallback rule, the name of its bound driver %s (no "
+					"table entry matches it)\n", dv->bound);
+		else
+			fprintf(stderr, ": nothing in this tree supports it (%s; no driver was bound)\n",
+				dv->modalias);
+	}
+	if (ng > SHOWN)
+		fprintf(stderr, "  and %zu more kinds (kfit detect lists every device)\n",
+			ng - SHOWN);
+	free(count);
+	free(v);
+}
+
 /* "kfit: next: kfit build ...": the command that builds exactly the
  * file written, as the user would type it here, quoted for pasting. */
 static void print_next(const char *tree, const char *arch, const char *out)
@@ -475,12 +540,16 @@ static int generate_run(const generate_args *a, prof_db *db, int initramfs)
 	}
 	if (a->json)
 		print_json(&p.res, p.dest, write, p.base, p.set);
-	else
+	else {
 		print_summary(&p.res, p.t, db, a->explain);
+		print_firmware(&p);
+	}
 	if (write && !a->json)
 		print_written(a, p.dest);
 	else if (!write)
 		fprintf(stderr, "kfit: nothing written (use --force to write the partial result)\n");
+	if (!a->json)
+		print_unmapped(p.det);
 	rc = generate_checks(a, &p, write, g ? KF_EXIT_UNMET : KF_EXIT_OK, &d);
 	goto done;
 fail:

@@ -87,6 +87,8 @@ typedef struct kf_modinfo {
 	const char **firmware;  /* MODULE_FIRMWARE names in its sources */
 	size_t nfirmware;       /* how many */
 	size_t fwalloc;         /* capacity of firmware */
+	bool requests_firmware; /* its sources call request_firmware (names
+				   they may compute at run time) */
 } kf_modinfo;
 
 typedef struct kf_aliasdb {
@@ -191,6 +193,12 @@ typedef struct kf_hwreq {
 	int line;            /* its line, 0 when none */
 	const char **firmware; /* firmware files the driver may load */
 	size_t nfirmware;    /* how many */
+	bool requests_firmware; /* the driver may request firmware: it names
+				   some (firmware) or calls request_firmware,
+				   itself or through firmware_by */
+	const char *firmware_by; /* the module that requests it for the
+				    driver (the SOF core snd_sof for a SOF PCI
+				    driver), or NULL */
 	const char *firmware_note; /* when built in without an initramfs the
 				      firmware must be in EXTRA_FIRMWARE or
 				      the driver a module; NULL otherwise */
@@ -198,6 +206,18 @@ typedef struct kf_hwreq {
 				a driver that cannot be built for the target
 				is then a note, not an error */
 } kf_hwreq;
+
+/* How a device was mapped to a driver of the tree. */
+typedef enum kf_dev_map {
+	KF_MAP_TABLE,    /* a device table or alias of the tree claims it */
+	KF_MAP_FALLBACK, /* no table entry matches: found by the name of the
+			    driver bound to it on the machine */
+	KF_MAP_MISSING,  /* nothing in the tree claims it, and the machine ran
+			    a driver for it that this tree lacks (out of tree,
+			    renamed, or newer) */
+	KF_MAP_NONE,     /* nothing in the tree claims it and no driver was
+			    bound: nothing supports it */
+} kf_dev_map;
 
 /* One device found under ROOT/sys/devices (a modalias file). */
 typedef struct kf_device {
@@ -211,6 +231,13 @@ typedef struct kf_device {
 	const char **symbols; /* their symbols, parallel to modules (NULL
 				 where unknown) */
 	bool boot;            /* under the root filesystem's block device */
+	kf_dev_map map;       /* how it was mapped */
+	bool listed;          /* among the devices not mapped by a table that
+				 are worth naming (kf_detect_unmapped) */
+	const char *name;     /* vendor and product names from the root's
+				 pci.ids/usb.ids or the USB device's
+				 manufacturer/product, for listed devices;
+				 NULL when the root has none */
 } kf_device;
 
 /* Kind of a chosen profile. */
@@ -287,6 +314,17 @@ typedef struct kf_detect {
  * usr/lib/os-release), quotes removed: "ID" -> "debian"; malloc'd, or
  * NULL.  The reader detection uses for the distribution. */
 char *kf_os_release(const char *root, const char *key);
+
+/* Name of a kf_dev_map for output ("table", "fallback", "driver-missing",
+ * "none"). */
+const char *kf_dev_map_name(kf_dev_map m);
+
+/* The devices worth naming that no table of the tree maps (PCI, USB, HID,
+ * HDA codecs, SDIO, virtio, I2C, SPI, serio; not the ACPI, platform,
+ * SCSI, input and CPU entries, nor PCI bridges, memory and system
+ * peripherals nothing was bound to): their count; up to max of them
+ * written to out, in device order. */
+size_t kf_detect_unmapped(const kf_detect *det, const kf_device **out, size_t max);
 
 /* Run detection; NULL with an error in d when ROOT is unusable. */
 kf_detect *kf_detect_run(const kf_detect_opts *o, kf_diags *d);

@@ -86,6 +86,15 @@ typedef struct kf_pipeline {
 	size_t nnames;             /* how many */
 	prof_set *set;             /* the flat requirement list, or NULL */
 	int initramfs;             /* effective: option, else detection's */
+	const char *fw_modules;    /* the firmware policy, for the summary:
+				      drivers that may request firmware built
+				      as modules ("iwlwifi, i915"), or NULL */
+	const char *fw_embedded;   /* built in with their files in
+				      EXTRA_FIRMWARE, or NULL */
+	const char *fw_initramfs;  /* boot-critical, built in or in the
+				      initramfs, which carries their files */
+	const char *fw_missing;    /* boot-critical and built in without an
+				      initramfs, none of their files found */
 	/* load */
 	kc_tree *t;                /* the parsed tree */
 	struct kf_load_ahead *ahead; /* the load running in a thread while

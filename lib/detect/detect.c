@@ -67,9 +67,11 @@ kf_detect *kf_detect_run(const kf_detect_opts *o, kf_diags *d)
 	rootdevs rd = {NULL, 0};
 	detect_root(&c, &rd);
 	detect_devices(&c, "sys/devices", 0);
+	detect_asound_codecs(&c);
 	detect_cpu(&c, cpuinfo);
 	detect_virt(&c, cpuinfo);
 	detect_platform(&c, cpuinfo);
+	detect_plug_in(&c);
 	detect_features(&c);
 	if (o->aliases && o->use_modules_alias && det->kernel_release) {
 		char *ma = kf_arena_printf(c.a, "lib/modules/%s/modules.alias", det->kernel_release);
@@ -96,6 +98,8 @@ kf_detect *kf_detect_run(const kf_detect_opts *o, kf_diags *d)
 		policy_foreign(&c, cpuinfo);
 		detect_match(&c, &rd, cfg);
 		detect_dt_consoles(&c);
+		detect_infer(&c);
+		detect_unmapped(&c);
 		if (cfg)
 			kf_dotconfig_free(cfg);
 	}

@@ -239,6 +239,7 @@ void kf_aliasdb_merge(kf_aliasdb *db, const kf_aliasdb *part)
 		}
 		for (size_t k = 0; k < pm->nfirmware; k++)
 			kf_modinfo_add_firmware(db, m, pm->firmware[k]);
+		m->requests_firmware |= pm->requests_firmware;
 	}
 	for (size_t i = 0; i < part->naliases; i++) {
 		const kf_alias *pa = &part->aliases[i];
@@ -770,7 +771,7 @@ int kf_aliasdb_save(const kf_aliasdb *db, const char *stamps, const char *path, 
 			       m->makefile ? m->makefile : "-", m->line, m->object ? m->object : "-");
 		for (size_t k = 0; k < m->nfirmware; k++)
 			kf_strbuf_addf(&sb, "%s%s", k ? "\x1f" : "", m->firmware[k]);
-		kf_strbuf_addch(&sb, '\n');
+		kf_strbuf_addstr(&sb, m->requests_firmware ? "\tF\n" : "\n");
 	}
 	for (size_t i = 0; i < db->naliases; i++) {
 		const kf_alias *a = &db->aliases[i];
@@ -878,6 +879,7 @@ int kf_aliasdb_parse(kf_aliasdb *db, kf_strbuf *text, const char *path, kf_diags
 			m->makefile = dash_null(f[3]);
 			m->line = num(f[4]);
 			m->object = dash_null(f[5]);
+			m->requests_firmware = n >= 8 && !strcmp(f[7], "F");
 			char *fw = f[6];
 			while (*fw) {
 				char *sep = strchr(fw, '\x1f');

@@ -351,6 +351,10 @@ void detect_match(dctx *c, const rootdevs *rd, const kf_dotconfig *cfg)
 		dv->nmodules = nm;
 		if (!nm)
 			det->unmatched++;
+		dv->map = by_bound ? KF_MAP_FALLBACK
+			  : nm	   ? KF_MAP_TABLE
+			  : dv->bound ? KF_MAP_MISSING
+				      : KF_MAP_NONE;
 		/* the preferred candidate with a symbol */
 		size_t best = (size_t)-1;
 		for (size_t k = 0; k < nm; k++)
@@ -390,6 +394,8 @@ void detect_match(dctx *c, const rootdevs *rd, const kf_dotconfig *cfg)
 				if (cd->mi) {
 					h->firmware = (const char **)cd->mi->firmware;
 					h->nfirmware = cd->mi->nfirmware;
+					h->requests_firmware = cd->mi->nfirmware ||
+							       cd->mi->requests_firmware;
 				}
 			}
 			if (al->part_symbol && strcmp(al->part_symbol, cd->sym)) {

@@ -215,18 +215,25 @@ void policy_facts(dctx *c, const char *cpuinfo)
 	/* firmware of built-in drivers without an initramfs */
 	for (size_t i = 0; i < det->nhw; i++) {
 		kf_hwreq *h = &det->hw[i];
-		if (!h->nfirmware)
+		h->requests_firmware |= h->nfirmware > 0;
+		if (!h->requests_firmware || !h->module)
 			continue;
+		const char *fw = h->nfirmware ? kf_arena_printf(c->a, "%s%s", h->firmware[0],
+								h->nfirmware > 1 ? ", ..." : "")
+					      : "names it computes at run time";
+		const char *by = h->firmware_by ? kf_arena_printf(c->a, ", requested by %s",
+								   h->firmware_by)
+						: "";
 		if (det->initramfs == PROF_INITRAMFS_NO && h->boot)
 			h->firmware_note = kf_arena_printf(
 				c->a, "%s is boot-critical and built in without an initramfs: "
 				      "put its firmware (%s%s) in EXTRA_FIRMWARE",
-				h->module, h->firmware[0], h->nfirmware > 1 ? ", ..." : "");
+				h->module, fw, by);
 		else
 			h->firmware_note = kf_arena_printf(
 				c->a, "%s loads firmware (%s%s) from /lib/firmware: build it as a "
 				      "module, or built in add the files to EXTRA_FIRMWARE",
-				h->module, h->firmware[0], h->nfirmware > 1 ? ", ..." : "");
+				h->module, fw, by);
 	}
 }
 

@@ -63,6 +63,20 @@ void detect_devices(dctx *c, const char *rel, int depth);
  * claim it and their requirements. */
 void detect_match(dctx *c, const rootdevs *rd, const kf_dotconfig *cfg);
 
+/* ---- behind the controllers (detect_infer.c) ---- */
+
+/* HDA codecs of proc/asound/card*\/codec#* as devices, when sys/devices
+ * has none. */
+void detect_asound_codecs(dctx *c);
+/* What sits behind the matched controllers: codecs, SOF, I2C HID,
+ * i8042, RTC, PNP, buttons, card readers' cards, Bluetooth pairings. */
+void detect_infer(dctx *c);
+/* Mark the devices no table maps that are worth listing, with their
+ * names where the root has them (detect_unmapped.c). */
+void detect_unmapped(dctx *c);
+/* The profile usb-plug-in when the machine has a USB host controller. */
+void detect_plug_in(dctx *c);
+
 /* ---- requirements (detect_policy.c) ---- */
 
 /* Add or strengthen the requirement for sym (reason copied). */

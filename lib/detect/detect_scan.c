@@ -1014,6 +1014,47 @@ static bool scan_tables_in(scan *s, dcpp_defs *defs, const char *text, size_t n,
 	return any;
 }
 
+/* Does text call request_firmware*() or firmware_request_*() outside
+ * comments and #if blocks of CONFIG_ options (snd-hda-intel's patch
+ * loader, only with CONFIG_SND_HDA_PATCH_LOADER and a patch= option)?
+ * Blanks out the comments of text. */
+static bool calls_request_firmware(char *text, size_t n)
+{
+	if (!strstr(text, "request_firmware") && !strstr(text, "firmware_request_"))
+		return false;
+	dcpp_strip_comments(text, n);
+	static const char *const fns[] = {"request_firmware", "firmware_request_"};
+	for (size_t k = 0; k < 2; k++)
+		for (const char *p = strstr(text, fns[k]); p; p = strstr(p + 1, fns[k])) {
+			if (p > text && (isalnum((unsigned char)p[-1]) || p[-1] == '_'))
+				continue;
+			bool dead;
+			char *cond = cond_at(text, (size_t)(p - text), &dead);
+			bool plain = !cond && !dead;
+			free(cond);
+			if (plain)
+				return true;
+		}
+	return false;
+}
+
+/* rel calls request_firmware but has nothing else to scan: its module
+ * may request firmware. */
+static void mark_requests_firmware(scan *s, const char *rel)
+{
+	owner ow;
+	kbuild_find_owner(s, rel, &ow);
+	kf_modinfo *mi = kf_aliasdb_module_get(s->db, ow.module);
+	mi->requests_firmware = true;
+	if (!mi->object) {
+		mi->object = kf_arena_strdup(s->db->arena, ow.object);
+		mi->symbol = ow.symbol ? kf_arena_strdup(s->db->arena, ow.symbol) : NULL;
+		mi->makefile = ow.makefile ? kf_arena_strdup(s->db->arena, ow.makefile) : NULL;
+		mi->line = ow.line;
+	}
+	owner_release(&ow);
+}
+
 /* Scan one .c file; true when it names a device table, an alias or a
  * driver (what the first test looks for). */
 static bool scan_cfile(scan *s, const char *rel)
@@ -1024,14 +1065,23 @@ static bool scan_cfile(scan *s, const char *rel)
 	kf_diags ignore = KF_DIAGS_INIT;
 	if (kf_read_file(abs, &sb, &ignore) < 0 || !sb.buf)
 		goto out;
+	/* a file that asks for firmware at run time, with names it computes
+	 * (SOF's loader, nouveau's nvkm): its module may request firmware */
+	bool reqfw = calls_request_firmware(sb.buf, sb.len);
 	if (!strstr(sb.buf, "_device_id") && !strstr(sb.buf, "amba_id") &&
 	    !strstr(sb.buf, "MODULE_ALIAS") &&
 	    !strstr(sb.buf, "MODULE_FIRMWARE") && !strstr(sb.buf, "x86_cpu_id") &&
 	    !strstr(sb.buf, "dmi_system_id") && !strstr(sb.buf, "module_cpu_feature_match") &&
 	    !strstr(sb.buf, "struct platform_driver") && !strstr(sb.buf, "struct pci_driver") &&
 	    !strstr(sb.buf, "struct usb_driver") && !strstr(sb.buf, "struct hid_driver") &&
-	    !strstr(sb.buf, "struct amba_driver"))
+	    !strstr(sb.buf, "struct amba_driver")) {
+		if (reqfw) {
+			/* its flag is in the cache: an edit must be seen */
+			mark_requests_firmware(s, rel);
+			named = true;
+		}
 		goto out;
+	}
 	named = true;
 	char *text = sb.buf;
 	size_t n = sb.len;
@@ -1039,6 +1089,7 @@ static bool scan_cfile(scan *s, const char *rel)
 	owner ow;
 	kbuild_find_owner(s, rel, &ow);
 	kf_modinfo *mi = kf_aliasdb_module_get(s->db, ow.module);
+	mi->requests_firmware |= reqfw;
 	if (!mi->object) {
 		mi->object = kf_arena_strdup(s->db->arena, ow.object);
 		mi->symbol = ow.symbol ? kf_arena_strdup(s->db->arena, ow.symbol) : NULL;
@@ -1407,7 +1458,7 @@ static void scan_stamps(scan *s, kf_strbuf *out)
 }
 
 /* Bumped whenever the scanner's output changes, so old caches are redone. */
-#define SCANNER_VERSION 40
+#define SCANNER_VERSION 41 /* 40 (device-id headers, amba) + requests_firmware */
 
 int kf_aliasdb_scan_tree(kf_aliasdb *db, const char *tree, const char *arch, bool use_cache,
 			 kf_detect_progress_fn *progress, void *ctx, kf_diags *d)

@@ -311,63 +311,132 @@ static int firmware_present(const char *root, const char *name)
 	return 0;
 }
 
-/* The firmware policy without an initramfs: every driver that loads
- * firmware is built in (as the boot-critical ones must be), so its files
- * go into EXTRA_FIRMWARE, those that exist under ROOT/lib/firmware; a
- * driver none of whose files exist is named: its device will not work. */
-static const char *extra_firmware(prof_set *set, const kf_detect *det, const char *root,
-				  kf_diags *d)
+/* How a driver that may request firmware is built (docs/generate.md,
+ * "Modules, firmware and the initramfs"). */
+enum fw_mode {
+	FW_NONE,      /* requests no firmware (or not a driver of a device) */
+	FW_MODULE,    /* m: udev loads it once /lib/firmware is there */
+	FW_EMBED,     /* built in, its files (found) in EXTRA_FIRMWARE */
+	FW_INITRAMFS, /* boot-critical: built in or in the initramfs */
+	FW_MISSING,   /* boot-critical, no initramfs, no file found */
+};
+
+/* A driver that may request firmware: it names some (MODULE_FIRMWARE),
+ * or its sources, or a module that requests it for the driver, call
+ * request_firmware. */
+static bool fw_driver(const kf_hwreq *h)
+{
+	return (h->nfirmware || h->requests_firmware) && h->module && h->want == KF_HW_ENABLED;
+}
+
+/* Files of h under ROOT/lib/firmware: found (plain), packed (only
+ * compressed, which EXTRA_FIRMWARE cannot take). */
+static size_t fw_found(const kf_hwreq *h, const char *root, size_t *packed)
+{
+	size_t found = 0;
+	*packed = 0;
+	for (size_t k = 0; k < h->nfirmware; k++) {
+		int st = firmware_present(root, h->firmware[k]);
+		found += st == 1;
+		*packed += st == 2;
+	}
+	return found;
+}
+
+/* The policy: a driver that may request firmware is a module (MODULES
+ * on) unless its firmware is found to embed; built in only with its files
+ * in EXTRA_FIRMWARE, or boot-critical (with an initramfs, which carries
+ * the files; without one, as the only way to boot). */
+static enum fw_mode fw_policy(const kf_hwreq *h, int initramfs, const char *root)
+{
+	if (!fw_driver(h))
+		return FW_NONE;
+	size_t packed, found = initramfs == PROF_INITRAMFS_NO ? fw_found(h, root, &packed) : 0;
+	if (h->boot)
+		return initramfs != PROF_INITRAMFS_NO ? FW_INITRAMFS : found ? FW_EMBED : FW_MISSING;
+	return found ? FW_EMBED : FW_MODULE;
+}
+
+/* The files that go into EXTRA_FIRMWARE: those of the embedded drivers
+ * that exist under ROOT/lib/firmware, once each; a boot-critical driver
+ * none of whose files exist is named: its device will not work. */
+static const char *extra_firmware(prof_set *set, const kf_detect *det, const enum fw_mode *mode,
+				  const char *root, kf_diags *d)
 {
 	kf_strbuf list = KF_STRBUF_INIT;
 	for (size_t i = 0; i < det->nhw; i++) {
 		const kf_hwreq *h = &det->hw[i];
-		if (!h->nfirmware || h->level != KF_HW_REQUIRE)
-			continue;
-		size_t found = 0, packed = 0;
-		for (size_t k = 0; k < h->nfirmware; k++) {
-			int st = firmware_present(root, h->firmware[k]);
-			if (st == 1) {
-				/* two devices of one driver name the same files */
-				bool dup = false;
-				for (size_t j = 0; j < i && !dup; j++)
-					for (size_t m = 0; m < det->hw[j].nfirmware && !dup; m++)
-						dup = det->hw[j].level == KF_HW_REQUIRE &&
-						      !strcmp(det->hw[j].firmware[m], h->firmware[k]);
-				if (!dup)
-					kf_strbuf_addf(&list, "%s%s", list.len ? " " : "", h->firmware[k]);
-				found++;
-			} else if (st == 2)
-				packed++;
-		}
-		/* the files are the driver's (MODULE_FIRMWARE), not this
-		 * device's: say what follows without claiming it needs one */
-		if (!found)
+		if (mode[i] == FW_MISSING) {
+			size_t packed;
+			fw_found(h, root, &packed);
+			/* the files are the driver's, not this device's: say
+			 * what follows without claiming it needs one */
 			kf_diag_add(d, KF_WARNING, NULL, 0, 0,
 				    "%s: %s is built in (no initramfs) and %sthe firmware it may "
 				    "request (%s%s) %s %s/lib/firmware%s: if this device needs one "
 				    "of them, it will not work",
-				    h->reason ? h->reason : h->symbol, h->module ? h->module : h->symbol,
-				    packed ? "" : "none of ", h->firmware[0],
+				    h->reason ? h->reason : h->symbol, h->module,
+				    packed ? "" : "none of ",
+				    h->nfirmware ? h->firmware[0] : "names it computes",
 				    h->nfirmware > 1 ? ", ..." : "",
 				    packed ? "is only compressed in" : "is in",
 				    strcmp(root, "/") ? root : "",
 				    packed ? " (EXTRA_FIRMWARE takes uncompressed files)" : "");
+			continue;
+		}
+		if (mode[i] != FW_EMBED)
+			continue;
+		for (size_t k = 0; k < h->nfirmware; k++) {
+			if (firmware_present(root, h->firmware[k]) != 1)
+				continue;
+			/* two devices of one driver name the same files */
+			bool dup = false;
+			for (size_t j = 0; j < i && !dup; j++)
+				for (size_t m = 0; mode[j] == FW_EMBED && m < det->hw[j].nfirmware && !dup;
+				     m++)
+					dup = !strcmp(det->hw[j].firmware[m], h->firmware[k]);
+			if (!dup)
+				kf_strbuf_addf(&list, "%s%s", list.len ? " " : "", h->firmware[k]);
+		}
 	}
 	const char *v = list.len ? kf_arena_strdup(set->arena, list.buf) : NULL;
 	kf_strbuf_release(&list);
 	return v;
 }
 
+/* The modules of the drivers in mode m, "a, b, c", or NULL. */
+static const char *fw_names(prof_set *set, const kf_detect *det, const enum fw_mode *mode,
+			    enum fw_mode m)
+{
+	kf_strbuf sb = KF_STRBUF_INIT;
+	for (size_t i = 0; i < det->nhw; i++) {
+		if (mode[i] != m)
+			continue;
+		bool dup = false;
+		for (size_t j = 0; j < i && !dup; j++)
+			dup = mode[j] == m && !strcmp(det->hw[j].module, det->hw[i].module);
+		if (!dup)
+			kf_strbuf_addf(&sb, "%s%s", sb.len ? ", " : "", det->hw[i].module);
+	}
+	const char *v = sb.len ? kf_arena_strdup(set->arena, sb.buf) : NULL;
+	kf_strbuf_release(&sb);
+	return v;
+}
+
 /* Detection's hardware requirements as requirements of the set: the same
  * type as a profile's, so the resolver, pins and explanations treat them
  * alike (NR_CPUS >= CPUs included).  Before them, the module and
- * firmware policy: with an initramfs, initrd support, and a driver that
- * loads firmware is a module (MODULES on); without one, the firmware
- * files in EXTRA_FIRMWARE. */
-static void add_hardware(prof_set *set, const kf_detect *det, int initramfs, const char *root,
-			 kf_diags *d)
+ * firmware policy (fw_policy): initrd support with an initramfs; the
+ * drivers that become modules, with MODULES; the firmware files of those
+ * built in, in EXTRA_FIRMWARE. */
+static void add_hardware(kf_pipeline *p, kf_diags *d)
 {
+	prof_set *set = p->set;
+	const kf_detect *det = p->det;
+	int initramfs = p->initramfs;
+	const char *root = p->o.root ? p->o.root : "/";
 	prof_req **reqs = kf_arena_alloc(set->arena, (set->n + det->nhw + 4) * sizeof(*reqs));
+	enum fw_mode *mode = kf_arena_alloc(set->arena, (det->nhw + 1) * sizeof(*mode));
 	size_t n = 0;
 	if (initramfs == PROF_INITRAMFS_YES)
 		reqs[n++] = policy_req(
@@ -377,50 +446,42 @@ static void add_hardware(prof_set *set, const kf_detect *det, int initramfs, con
 					"support the kernel ignores it and cannot mount the root "
 					"filesystem",
 					det->initramfs_why ? det->initramfs_why : "--initramfs yes"));
-	bool modules = false;
-	kf_strbuf fwmods = KF_STRBUF_INIT;
-	for (size_t i = 0; i < det->nhw && initramfs != PROF_INITRAMFS_NO; i++) {
-		const kf_hwreq *h = &det->hw[i];
-		if (h->nfirmware && !h->boot && h->level == KF_HW_REQUIRE && h->module) {
-			if (!modules || fwmods.len < 60)
-				kf_strbuf_addf(&fwmods, "%s%s", modules ? ", " : "", h->module);
-			modules = true;
-		}
-	}
-	if (modules)
+	for (size_t i = 0; i < det->nhw; i++)
+		mode[i] = fw_policy(&det->hw[i], initramfs, root);
+	p->fw_modules = fw_names(set, det, mode, FW_MODULE);
+	p->fw_embedded = fw_names(set, det, mode, FW_EMBED);
+	p->fw_initramfs = fw_names(set, det, mode, FW_INITRAMFS);
+	p->fw_missing = fw_names(set, det, mode, FW_MISSING);
+	if (p->fw_modules)
 		reqs[n++] = policy_req(
 			set, "MODULES", PROF_WANT_ENABLED, NULL,
 			kf_arena_printf(set->arena,
-					"drivers that load firmware (%s) are built as modules: udev "
-					"loads them once the initramfs or the root filesystem, which "
-					"carry /lib/firmware, is there; built in they ask for their "
-					"firmware during boot and find only what the initramfs carries",
-					fwmods.buf));
-	kf_strbuf_release(&fwmods);
+					"drivers that may request firmware (%s) are built as modules: "
+					"udev loads them once the initramfs or the root filesystem, "
+					"which carry /lib/firmware, is there; built in they ask for "
+					"their firmware during boot and find only what the kernel or "
+					"the initramfs carries",
+					p->fw_modules));
 	/* the policy and its module drivers come before the profiles'
 	 * requirements: a select reached earlier would make them y
 	 * (radeon through ACPI_VIDEO or DRM_KMS_HELPER) */
-	for (size_t i = 0; i < det->nhw && modules; i++) {
-		const kf_hwreq *h = &det->hw[i];
-		if (h->nfirmware && !h->boot && h->want == KF_HW_ENABLED)
-			reqs[n++] = hw_req(set, h, true);
-	}
+	for (size_t i = 0; i < det->nhw; i++)
+		if (mode[i] == FW_MODULE)
+			reqs[n++] = hw_req(set, &det->hw[i], true);
 	memcpy(reqs + n, set->reqs, set->n * sizeof(*reqs));
 	n += set->n;
-	if (initramfs == PROF_INITRAMFS_NO) {
-		const char *fw = extra_firmware(set, det, root, d);
-		if (fw)
-			reqs[n++] = policy_req(
-				set, "EXTRA_FIRMWARE", PROF_WANT_STRING, fw,
-				"without an initramfs the drivers that load firmware are built in and "
-				"probe before the root filesystem is mounted: their firmware files "
-				"(those on the machine) are built into the kernel");
-	}
-	for (size_t i = 0; i < det->nhw; i++) {
-		const kf_hwreq *h = &det->hw[i];
-		if (!(modules && h->nfirmware && !h->boot && h->want == KF_HW_ENABLED))
-			reqs[n++] = hw_req(set, h, false);
-	}
+	const char *fw = initramfs == PROF_INITRAMFS_NO
+				 ? extra_firmware(set, det, mode, root, d)
+				 : NULL;
+	if (fw)
+		reqs[n++] = policy_req(
+			set, "EXTRA_FIRMWARE", PROF_WANT_STRING, fw,
+			"without an initramfs the drivers built in probe before the root "
+			"filesystem is mounted: the firmware files they may request (those on the "
+			"machine) are built into the kernel");
+	for (size_t i = 0; i < det->nhw; i++)
+		if (mode[i] != FW_MODULE)
+			reqs[n++] = hw_req(set, &det->hw[i], false);
 	set->reqs = reqs;
 	set->n = n;
 }
@@ -437,7 +498,7 @@ int kf_pipeline_requirements(kf_pipeline *p, kf_diags *d)
 	if (!p->set)
 		return -1;
 	if (p->det)
-		add_hardware(p->set, p->det, p->initramfs, p->o.root ? p->o.root : "/", d);
+		add_hardware(p, d);
 	/* without detect the load starts here, once the profile names are
 	 * known good (a mistyped one stops at once), and goes on to build
 	 * the resolver's index beside the base */

@@ -528,6 +528,15 @@ enum {
 	OPT_OFF,         /* need_off(s) */
 };
 
+/* Has s a prompt (can it be answered at all)? */
+static bool has_prompt(kc_sym *s)
+{
+	kc_prop *p;
+	for_all_prompts(s, p)
+		return true;
+	return false;
+}
+
 static bool run_opt(rs *R, const opt *o, kc_sym *goal, kc_tri min)
 {
 	kc_tree *t = R->t;
@@ -549,8 +558,11 @@ static bool run_opt(rs *R, const opt *o, kc_sym *goal, kc_tri min)
 		sym_calc_value(t, goal);
 		if (goal->curr.tri >= min)
 			return true;
-		/* the module policy: the requirement's own symbol as m */
-		if (R->cur && R->cur->module && R->depth == 1 && min <= KC_MOD &&
+		/* the module policy: the requirement's own symbol as m, or
+		 * for an invisible one (SND_SOC_SOF_INTEL_TGL) the prompt
+		 * that selects it (SND_SOC_SOF_TIGERLAKE) */
+		if (R->cur && R->cur->module && min <= KC_MOD &&
+		    (R->depth == 1 || (R->depth == 2 && !has_prompt(R->stack[0]))) &&
 		    sym_get_type(t, goal) == S_TRISTATE) {
 			set_tri(R, goal, KC_MOD);
 			sym_calc_value(t, goal);
