@@ -582,6 +582,11 @@ static int write_config(kc_tree *t, const kc_run_opts *o, kf_strbuf *msg)
 	const char *name = o->config;
 	int rc = 0;
 
+	if (t->too_deep) { /* values past it are not conf's */
+		kf_strbuf_release(&text);
+		return -1;
+	}
+
 	if (!o->overwrite) {
 		/* only a regular file, raw bytes: never reads a pipe or a
 		 * FIFO, and a compressed .config is written back plain */
@@ -666,6 +671,10 @@ static int write_defconfig(kc_tree *t, const char *filename, bool wci)
 	}
 	if (once)
 		for_all_symbols(t, i, sym) sym->flags &= ~SYMBOL_WRITTEN;
+	if (t->too_deep) { /* values past it are not conf's */
+		kf_strbuf_release(&out);
+		return -1;
+	}
 	int rc = kf_write_file_atomic(filename, out.buf ? out.buf : "", out.len,
 				      false, t->diags);
 	flush_changed_input(t, w);
@@ -1267,7 +1276,7 @@ int kc_compute(kc_tree *t, const kc_run_opts *o, kf_strbuf *out)
 
 	if (o->werror && t->sym_warnings)
 		return 1;
-	return 0;
+	return t->too_deep ? 1 : 0;
 }
 
 void kc_config_text(kc_tree *t, kf_strbuf *out)

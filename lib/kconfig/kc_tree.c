@@ -660,7 +660,7 @@ kc_tree *kc_tree_load(const kc_load_opts *o, kf_diags *d)
 						errs++;
 		}
 	}
-	if (errs) {
+	if (errs || t->too_deep) {
 		if (o->failed_out)
 			kf_strbuf_addstr(o->failed_out, kf_strbuf_str(&t->out));
 		kc_tree_free(t);
