@@ -361,6 +361,9 @@ struct kc_tree {
 	bool has_repeated_inc;   /* a file sourced twice is an error */
 	bool has_neg_submenu;    /* a negative dependency ends a submenu */
 	bool has_warn_changed;   /* KCONFIG_WARN_CHANGED_INPUT */
+	bool expr_dups_612;      /* 6.12's expr_eliminate_dups (hashed
+				    expressions): operands first, y and n
+				    always taken out */
 	bool conf_errors;        /* kc_load_opts.conf_errors */
 	bool yyerror_next_line;  /* conf's yyerror says the lookahead's line
 				    + 1, and "<none>" at the end of input

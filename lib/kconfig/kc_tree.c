@@ -473,6 +473,8 @@ static void detect_conf_features_7x(kc_tree *t)
 		 "expr_contains_symbol_negated", KC_VER_POST_612},
 		{offsetof(kc_tree, has_warn_changed), "confdata.c",
 		 "KCONFIG_WARN_CHANGED_INPUT", KC_VER_POST_612},
+		{offsetof(kc_tree, expr_dups_612), "expr.c",
+		 "static struct expr *expr_lookup(", 612},
 	};
 	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
 		bool *flag = (bool *)((char *)t + f[i].off);
