@@ -90,6 +90,7 @@ setup_rand_broken_unseeded() { setup_rand_broken; }
 cases=(
 	'select_chain|6.12|--olddefconfig||'
 	'imply_chain|6.12|--olddefconfig||'
+	'sync_vanished|6.1 6.12 7.3|--syncconfig||'
 	'depends_or_y|5.10 6.1 6.12 7.3|--olddefconfig||'
 	'depends_or_y_loop|5.10 6.1 6.12 7.3|--olddefconfig||'
 )
