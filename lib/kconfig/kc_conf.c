@@ -13,6 +13,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <time.h>
 
@@ -605,11 +606,19 @@ static int write_config(kc_tree *t, const kc_run_opts *o, kf_strbuf *msg)
 		kf_mkdir_p(dup, 0755);
 	}
 	free(dup);
-	if (kf_write_file_atomic(name, text.buf, text.len, !o->overwrite,
-				 t->diags) < 0)
+	/* KCONFIG_OVERWRITECONFIG: conf writes through a symlinked
+	 * .config (fopen), so the file it leads to gets the new text (here
+	 * whole or not at all) and the link stays */
+	char *real = NULL;
+	struct stat lst;
+	if (o->overwrite && lstat(name, &lst) == 0 && S_ISLNK(lst.st_mode))
+		real = realpath(name, NULL);
+	if (kf_write_file_atomic(real ? real : name, text.buf, text.len,
+				 !o->overwrite, t->diags) < 0)
 		rc = -1;
 	else
 		kf_diag_raw(t->diags, KF_NOTE, "#\n# configuration written to %s\n#", name);
+	free(real);
 	kf_strbuf_release(&text);
 	t->conf_changed = false;
 	return rc;

@@ -91,6 +91,7 @@ cases=(
 	'select_chain|6.12|--olddefconfig||'
 	'imply_chain|6.12|--olddefconfig||'
 	'sync_vanished|6.1 6.12 7.3|--syncconfig||'
+	'overwrite_link|5.10 6.1 6.12 7.3|--olddefconfig||KCONFIG_OVERWRITECONFIG=1'
 	'depends_or_y|5.10 6.1 6.12 7.3|--olddefconfig||'
 	'depends_or_y_loop|5.10 6.1 6.12 7.3|--olddefconfig||'
 )
