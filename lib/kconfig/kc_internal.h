@@ -361,6 +361,9 @@ struct kc_tree {
 	bool has_repeated_inc;   /* a file sourced twice is an error */
 	bool has_neg_submenu;    /* a negative dependency ends a submenu */
 	bool has_warn_changed;   /* KCONFIG_WARN_CHANGED_INPUT */
+	bool ask_eof_error;      /* an int, hex or string question left
+				    unanswered at the end of input is an
+				    error, not asked again */
 	bool expr_dups_612;      /* 6.12's expr_eliminate_dups (hashed
 				    expressions): operands first, y and n
 				    always taken out */

@@ -475,6 +475,8 @@ static void detect_conf_features_7x(kc_tree *t)
 		 "KCONFIG_WARN_CHANGED_INPUT", KC_VER_POST_612},
 		{offsetof(kc_tree, expr_dups_612), "expr.c",
 		 "static struct expr *expr_lookup(", 612},
+		{offsetof(kc_tree, ask_eof_error), "conf.c",
+		 "no value for new symbol '%s' at end of input", 612},
 	};
 	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
 		bool *flag = (bool *)((char *)t + f[i].off);

@@ -94,6 +94,8 @@ cases=(
 	'overwrite_link|5.10 6.1 6.12 7.3|--olddefconfig||KCONFIG_OVERWRITECONFIG=1'
 	'depends_or_y|5.10 6.1 6.12 7.3|--olddefconfig||'
 	'depends_or_y_loop|5.10 6.1 6.12 7.3|--olddefconfig||'
+	'ask_noeol|5.10 6.1 6.12 7.3|--oldaskconfig|y\n5|'
+	'ask_noeol_string|5.10 6.1 6.12 7.3|--oldaskconfig|n\n\nabc|'
 )
 if [ -n "$FULL" ]; then
 	cases[0]='select_chain|5.10 6.1 6.12 7.3|--olddefconfig||'
