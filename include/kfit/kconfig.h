@@ -45,6 +45,11 @@ typedef struct kc_load_opts {
 				  ("invalid statement", ...) */
 	bool plain_env;        /* the environment as it is: nothing derived
 				  as the top Makefile would export it */
+	bool seed_first;       /* conf's --randconfig: the KCONFIG_SEED
+				  line first, before the Kconfig is read
+				  (printed even when that fails); the
+				  tree's randconfig then uses that seed */
+	const char *seed;      /* with seed_first: KCONFIG_SEED, or NULL */
 	kf_strbuf *failed_out; /* when set and the load fails: what
 				  $(info,...) printed until then (conf
 				  prints it at its exit) */

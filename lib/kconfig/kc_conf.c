@@ -1108,6 +1108,28 @@ static int read_allconfig(kc_tree *t, const kc_run_opts *o, const char *mode_fil
 	return 0;
 }
 
+void kc_seed_first(kc_tree *t, const char *env, kf_strbuf *out)
+{
+	unsigned seed = 0;
+	bool set = false;
+	if (env && *env) {
+		char *endp;
+		seed = (unsigned)strtol(env, &endp, 0);
+		set = *endp == '\0';
+	}
+	if (!set) {
+		struct timespec ts;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		seed = (unsigned)((ts.tv_sec + 1) * (ts.tv_nsec / 1000 + 1));
+	}
+	if (t->seed_to_stderr)
+		kf_diag_raw(t->diags, KF_NOTE, "KCONFIG_SEED=0x%X", seed);
+	else
+		kf_strbuf_addf(out, "KCONFIG_SEED=0x%X\n", seed);
+	t->seed = seed;
+	t->seed_done = true;
+}
+
 int kc_compute(kc_tree *t, const kc_run_opts *o, kf_strbuf *out)
 {
 	struct probs pr = {50, 33, 33};
@@ -1152,23 +1174,9 @@ int kc_compute(kc_tree *t, const kc_run_opts *o, kf_strbuf *out)
 			[KC_MODE_RANDCONFIG] = "allrandom.config",
 		};
 		if (o->mode == KC_MODE_RANDCONFIG) {
-			unsigned seed = 0;
-			bool set = false;
-			if (o->seed && *o->seed) {
-				char *endp;
-				seed = (unsigned)strtol(o->seed, &endp, 0);
-				set = *endp == '\0';
-			}
-			if (!set) {
-				struct timespec ts;
-				clock_gettime(CLOCK_REALTIME, &ts);
-				seed = (unsigned)((ts.tv_sec + 1) * (ts.tv_nsec / 1000 + 1));
-			}
-			if (t->seed_to_stderr)
-				kf_diag_raw(t->diags, KF_NOTE, "KCONFIG_SEED=0x%X", seed);
-			else
-				kf_strbuf_addf(out, "KCONFIG_SEED=0x%X\n", seed);
-			kc_srand(t, seed);
+			if (!t->seed_done)
+				kc_seed_first(t, o->seed, out);
+			kc_srand(t, t->seed);
 			if (parse_probability(o->probability, &pr, t) < 0)
 				return 1;
 		}

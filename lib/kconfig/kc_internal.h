@@ -350,6 +350,9 @@ struct kc_tree {
 	bool old_conf_read;      /* "#?CONFIG_X is not set" accepted, ignored
 				    for non-bool symbols */
 	bool seed_to_stderr;     /* randconfig prints KCONFIG_SEED on stderr */
+	bool seed_done;          /* the KCONFIG_SEED line is printed, seed
+				    is randconfig's */
+	unsigned seed;           /* with seed_done: the seed */
 	/* newer trees (docs/semantics.md, "7.x"): from the tree's own
 	 * scripts/kconfig sources, else from its version */
 	bool has_transitional;   /* "transitional" symbols (6.18) */

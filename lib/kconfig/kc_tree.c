@@ -631,6 +631,8 @@ kc_tree *kc_tree_load(const kc_load_opts *o, kf_diags *d)
 	kc_tree *t = tree_begin(o, d, NULL);
 	if (!t)
 		return NULL;
+	if (o->seed_first) /* conf does it while reading its options */
+		kc_seed_first(t, o->seed, &t->out);
 	const char *top = o->kconfig ? o->kconfig : "Kconfig";
 	if (kc_parse(t, top) < 0) {
 		if (o->failed_out)

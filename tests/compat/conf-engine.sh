@@ -96,6 +96,7 @@ cases=(
 	'depends_or_y_loop|5.10 6.1 6.12 7.3|--olddefconfig||'
 	'ask_noeol|5.10 6.1 6.12 7.3|--oldaskconfig|y\n5|'
 	'ask_noeol_string|5.10 6.1 6.12 7.3|--oldaskconfig|n\n\nabc|'
+	'rand_broken|5.10 6.1 6.12 7.3|--randconfig||KCONFIG_SEED=0x1234'
 )
 if [ -n "$FULL" ]; then
 	cases[0]='select_chain|5.10 6.1 6.12 7.3|--olddefconfig||'
