@@ -148,7 +148,8 @@ typedef struct kc_run_opts {
  * Run a mode as `make MODE` runs conf: read, compute, write the .config
  * (or the savedefconfig file).  Text conf prints on stdout is appended to
  * out; warnings go to the diagnostics.  Returns 0, 1 when the kernel's
- * conf would fail (e.g. a missing defconfig), or -1 on an I/O error.
+ * conf would fail (e.g. a missing defconfig), or -1 on an I/O error or
+ * a dependency chain too deep to follow (reported).
  */
 int kc_run(kc_tree *t, const kc_run_opts *o, kf_strbuf *out);
 

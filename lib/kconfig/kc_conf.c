@@ -1293,7 +1293,7 @@ int kc_compute(kc_tree *t, const kc_run_opts *o, kf_strbuf *out)
 
 	if (o->werror && t->sym_warnings)
 		return 1;
-	return t->too_deep ? 1 : 0;
+	return t->too_deep ? -1 : 0; /* bad input, not a conf failure */
 }
 
 void kc_config_text(kc_tree *t, kf_strbuf *out)
