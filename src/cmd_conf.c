@@ -349,6 +349,8 @@ int cmd_conf(int argc, char **argv)
 		.version = version,
 		.conf_errors = true,
 		.plain_env = true,
+		.seed_first = mode == KC_MODE_RANDCONFIG,
+		.seed = getenv("KCONFIG_SEED"),
 		.failed_out = &out,
 	};
 	t = kc_tree_load(&lo, &d);

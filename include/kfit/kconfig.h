@@ -45,6 +45,11 @@ typedef struct kc_load_opts {
 				  ("invalid statement", ...) */
 	bool plain_env;        /* the environment as it is: nothing derived
 				  as the top Makefile would export it */
+	bool seed_first;       /* conf's --randconfig: the KCONFIG_SEED
+				  line first, before the Kconfig is read
+				  (printed even when that fails); the
+				  tree's randconfig then uses that seed */
+	const char *seed;      /* with seed_first: KCONFIG_SEED, or NULL */
 	kf_strbuf *failed_out; /* when set and the load fails: what
 				  $(info,...) printed until then (conf
 				  prints it at its exit) */
@@ -143,7 +148,8 @@ typedef struct kc_run_opts {
  * Run a mode as `make MODE` runs conf: read, compute, write the .config
  * (or the savedefconfig file).  Text conf prints on stdout is appended to
  * out; warnings go to the diagnostics.  Returns 0, 1 when the kernel's
- * conf would fail (e.g. a missing defconfig), or -1 on an I/O error.
+ * conf would fail (e.g. a missing defconfig), or -1 on an I/O error or
+ * a dependency chain too deep to follow (reported).
  */
 int kc_run(kc_tree *t, const kc_run_opts *o, kf_strbuf *out);
 

@@ -27,7 +27,9 @@ struct ask {
 	int conf_cnt;        /* restarts in this pass of check_conf */
 	kc_menu *root_entry; /* the menu being asked (conf's rootEntry) */
 	char line[ASK_LINE_MAX]; /* the last answer, as fgets left it */
-	bool eof;            /* input has ended (conf's feof(stdin)) */
+	bool eof;            /* a read failed: input has ended */
+	bool eof_seen;       /* conf's feof(stdin): a read failed, or
+				stopped at the end of input */
 	bool failed;         /* an int/hex symbol could not be answered */
 };
 
@@ -179,6 +181,11 @@ static void xfgets(struct ask *a)
 	    a->io->read_line(a->io->ctx, &in, sizeof(a->line) - 1)) {
 		memcpy(a->line, in.buf, in.len);
 		a->line[in.len] = 0;
+		/* a last line without its newline: fgets() stopped at the
+		 * end of input, which feof(stdin) says from now on */
+		if (!in.len || (in.buf[in.len - 1] != '\n' &&
+				in.len < sizeof(a->line) - 1))
+			a->eof_seen = true;
 	} else {
 		a->eof = true;
 		kf_diag_raw(a->t->diags, KF_WARNING, "\nError in reading or end of file.");
@@ -238,7 +245,7 @@ static void conf_string(struct ask *a, kc_menu *menu)
 			return;
 		/* 6.12 and later stop instead of asking forever once the
 		 * input has ended (an int/hex default that is out of range) */
-		if (a->eof && a->t->ask_eof_stops) {
+		if ((a->eof || a->eof_seen) && a->t->ask_eof_stops) {
 			kf_diag_raw(a->t->diags, KF_ERROR,
 				    "\nerror: no value for new symbol '%s' at end of input",
 				    sym->name);

@@ -183,11 +183,29 @@ static int write_cmd(kc_tree *t, const char *autoconf)
 	return rc;
 }
 
+/* conf_touch_dep(): include/config/NAME (plen: the length of
+ * "include/config/" in name) created or emptied.  A name with a slash
+ * (never one conf wrote) touches nothing. */
+static int touch_dep(const char *autoconf, size_t plen, const char *name)
+{
+	if (strchr(name, '/'))
+		return 0;
+	char *path = kf_xasprintf("%.*s%s", (int)plen, autoconf, name);
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	free(path);
+	if (fd < 0)
+		return -1;
+	close(fd);
+	return 0;
+}
+
 /* conf_read_simple(auto.conf, S_DEF_AUTO): the values of the last build.
- * auto.conf is conf's own output, so only its line forms are read; its
- * strings are unquoted and taken as they are; conf warns about nothing
- * in it. */
-static void read_auto(kc_tree *t, const char *name)
+ * auto.conf is conf's own output, so only its line forms are read
+ * ("CONFIG_X=value", "# CONFIG_X is not set"); its strings are unquoted
+ * and taken as they are; conf warns about nothing in it.  A symbol the
+ * Kconfig no longer has is touched (include/config/X), as conf does: what
+ * was built with it must be rebuilt. */
+static void read_auto(kc_tree *t, const char *name, size_t plen)
 {
 	const unsigned flag = SYMBOL_DEF << S_DEF_AUTO;
 	kc_sym *sym;
@@ -217,16 +235,28 @@ static void read_auto(kc_tree *t, const char *name)
 	char *save = NULL;
 	for (char *line = strtok_r(buf.buf, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
-		if (strncmp(line, "CONFIG_", 7))
+		char *p;
+		if (!strncmp(line, "# CONFIG_", 9)) {
+			line += 2;
+			char *sp = strchr(line, ' ');
+			if (!sp || strncmp(sp + 1, "is not set", 10))
+				continue;
+			*sp = 0;
+			p = "n";
+		} else if (!strncmp(line, "CONFIG_", 7)) {
+			char *eq = strchr(line, '=');
+			if (!eq)
+				continue;
+			*eq = 0;
+			p = eq + 1;
+		} else {
 			continue;
-		char *eq = strchr(line, '=');
-		if (!eq)
-			continue;
-		*eq = 0;
-		char *p = eq + 1;
+		}
 		sym = sym_find(t, line + 7);
-		if (!sym)
+		if (!sym) {
+			touch_dep(name, plen, line + 7);
 			continue;
+		}
 		switch (sym->type) {
 		case S_TRISTATE:
 		case S_BOOLEAN:
@@ -263,7 +293,7 @@ static int touch_deps(kc_tree *t, const char *autoconf)
 	kc_sym *sym;
 	unsigned i;
 
-	read_auto(t, autoconf);
+	read_auto(t, autoconf, plen);
 	if (v61(t))
 		sym_calc_value(t, t->modules_sym);
 	for_all_symbols(t, i, sym)
@@ -297,12 +327,8 @@ static int touch_deps(kc_tree *t, const char *autoconf)
 				continue;
 		} else if (!(sym->flags & flag))
 			continue;
-		char *path = kf_xasprintf("%.*s%s", (int)plen, autoconf, sym->name);
-		int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		free(path);
-		if (fd < 0)
+		if (touch_dep(autoconf, plen, sym->name) < 0)
 			return -1;
-		close(fd);
 	}
 	return 0;
 }

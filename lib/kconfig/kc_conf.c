@@ -13,6 +13,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <time.h>
 
@@ -582,6 +583,11 @@ static int write_config(kc_tree *t, const kc_run_opts *o, kf_strbuf *msg)
 	const char *name = o->config;
 	int rc = 0;
 
+	if (t->too_deep) { /* values past it are not conf's */
+		kf_strbuf_release(&text);
+		return -1;
+	}
+
 	if (!o->overwrite) {
 		/* only a regular file, raw bytes: never reads a pipe or a
 		 * FIFO, and a compressed .config is written back plain */
@@ -600,11 +606,19 @@ static int write_config(kc_tree *t, const kc_run_opts *o, kf_strbuf *msg)
 		kf_mkdir_p(dup, 0755);
 	}
 	free(dup);
-	if (kf_write_file_atomic(name, text.buf, text.len, !o->overwrite,
-				 t->diags) < 0)
+	/* KCONFIG_OVERWRITECONFIG: conf writes through a symlinked
+	 * .config (fopen), so the file it leads to gets the new text (here
+	 * whole or not at all) and the link stays */
+	char *real = NULL;
+	struct stat lst;
+	if (o->overwrite && lstat(name, &lst) == 0 && S_ISLNK(lst.st_mode))
+		real = realpath(name, NULL);
+	if (kf_write_file_atomic(real ? real : name, text.buf, text.len,
+				 !o->overwrite, t->diags) < 0)
 		rc = -1;
 	else
 		kf_diag_raw(t->diags, KF_NOTE, "#\n# configuration written to %s\n#", name);
+	free(real);
 	kf_strbuf_release(&text);
 	t->conf_changed = false;
 	return rc;
@@ -666,6 +680,10 @@ static int write_defconfig(kc_tree *t, const char *filename, bool wci)
 	}
 	if (once)
 		for_all_symbols(t, i, sym) sym->flags &= ~SYMBOL_WRITTEN;
+	if (t->too_deep) { /* values past it are not conf's */
+		kf_strbuf_release(&out);
+		return -1;
+	}
 	int rc = kf_write_file_atomic(filename, out.buf ? out.buf : "", out.len,
 				      false, t->diags);
 	flush_changed_input(t, w);
@@ -1090,6 +1108,28 @@ static int read_allconfig(kc_tree *t, const kc_run_opts *o, const char *mode_fil
 	return 0;
 }
 
+void kc_seed_first(kc_tree *t, const char *env, kf_strbuf *out)
+{
+	unsigned seed = 0;
+	bool set = false;
+	if (env && *env) {
+		char *endp;
+		seed = (unsigned)strtol(env, &endp, 0);
+		set = *endp == '\0';
+	}
+	if (!set) {
+		struct timespec ts;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		seed = (unsigned)((ts.tv_sec + 1) * (ts.tv_nsec / 1000 + 1));
+	}
+	if (t->seed_to_stderr)
+		kf_diag_raw(t->diags, KF_NOTE, "KCONFIG_SEED=0x%X", seed);
+	else
+		kf_strbuf_addf(out, "KCONFIG_SEED=0x%X\n", seed);
+	t->seed = seed;
+	t->seed_done = true;
+}
+
 int kc_compute(kc_tree *t, const kc_run_opts *o, kf_strbuf *out)
 {
 	struct probs pr = {50, 33, 33};
@@ -1134,23 +1174,9 @@ int kc_compute(kc_tree *t, const kc_run_opts *o, kf_strbuf *out)
 			[KC_MODE_RANDCONFIG] = "allrandom.config",
 		};
 		if (o->mode == KC_MODE_RANDCONFIG) {
-			unsigned seed = 0;
-			bool set = false;
-			if (o->seed && *o->seed) {
-				char *endp;
-				seed = (unsigned)strtol(o->seed, &endp, 0);
-				set = *endp == '\0';
-			}
-			if (!set) {
-				struct timespec ts;
-				clock_gettime(CLOCK_REALTIME, &ts);
-				seed = (unsigned)((ts.tv_sec + 1) * (ts.tv_nsec / 1000 + 1));
-			}
-			if (t->seed_to_stderr)
-				kf_diag_raw(t->diags, KF_NOTE, "KCONFIG_SEED=0x%X", seed);
-			else
-				kf_strbuf_addf(out, "KCONFIG_SEED=0x%X\n", seed);
-			kc_srand(t, seed);
+			if (!t->seed_done)
+				kc_seed_first(t, o->seed, out);
+			kc_srand(t, t->seed);
 			if (parse_probability(o->probability, &pr, t) < 0)
 				return 1;
 		}
@@ -1267,7 +1293,7 @@ int kc_compute(kc_tree *t, const kc_run_opts *o, kf_strbuf *out)
 
 	if (o->werror && t->sym_warnings)
 		return 1;
-	return 0;
+	return t->too_deep ? -1 : 0; /* bad input, not a conf failure */
 }
 
 void kc_config_text(kc_tree *t, kf_strbuf *out)

@@ -471,9 +471,67 @@ static void expr_eliminate_dups1(kc_tree *t, enum kc_expr_type type,
 #undef e2
 }
 
+/* 6.12's expr_eliminate_dups1(): *ep1 and *ep2 are the two operands of
+ * an && or ||, the leaves of each side are joined with those of the
+ * other (the expression is no longer joined with itself). */
+static void expr_eliminate_dups1_612(kc_tree *t, enum kc_expr_type type,
+				     kc_expr **ep1, kc_expr **ep2)
+{
+	kc_expr *tmp = NULL;
+
+	if ((*ep1)->type == type) {
+		expr_eliminate_dups1_612(t, type, &(*ep1)->left.expr, ep2);
+		expr_eliminate_dups1_612(t, type, &(*ep1)->right.expr, ep2);
+		return;
+	}
+	if ((*ep2)->type == type) {
+		expr_eliminate_dups1_612(t, type, ep1, &(*ep2)->left.expr);
+		expr_eliminate_dups1_612(t, type, ep1, &(*ep2)->right.expr);
+		return;
+	}
+	if (type == E_OR)
+		tmp = expr_join_or(t, *ep1, *ep2);
+	else if (type == E_AND)
+		tmp = expr_join_and(t, *ep1, *ep2);
+	if (!tmp)
+		return;
+	expr_free(t, *ep1);
+	expr_free(t, *ep2);
+	*ep1 = expr_alloc_symbol(t, type == E_OR ? &t->sym_no : &t->sym_yes);
+	*ep2 = tmp;
+	trans_count++;
+}
+
+/* 6.12 and later: the operands first, then the two against each other,
+ * and y and n are always taken out (A || y is y: "depends on A || y" in
+ * A is no loop). */
+static kc_expr *expr_eliminate_dups_612(kc_tree *t, kc_expr *e)
+{
+	if (!e)
+		return e;
+	int oldcount = trans_count;
+	for (int guard = 0; guard < 100000; guard++) {
+		trans_count = 0;
+		if (e->type == E_OR || e->type == E_AND) {
+			kc_expr *l = expr_eliminate_dups_612(t, e->left.expr);
+			kc_expr *r = expr_eliminate_dups_612(t, e->right.expr);
+			expr_eliminate_dups1_612(t, e->type, &l, &r);
+			e->left.expr = l;
+			e->right.expr = r;
+		}
+		e = expr_eliminate_yn(t, e);
+		if (!trans_count)
+			break;
+	}
+	trans_count = oldcount;
+	return e;
+}
+
 kc_expr *expr_eliminate_dups(kc_tree *t, kc_expr *e)
 {
 	int oldcount;
+	if (t->expr_dups_612)
+		return expr_eliminate_dups_612(t, e);
 	if (!e)
 		return e;
 	oldcount = trans_count;

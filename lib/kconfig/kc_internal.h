@@ -285,6 +285,13 @@ struct kc_tree {
 	struct kc_journal *journal; /* calculated state to put back, or NULL */
 	size_t jtag;             /* tag of what is journaled now (the
 				    search's undo log length) */
+	uintptr_t stack_base;    /* kc_stack_call: where the engine's
+				    recursion entered this slice's stack,
+				    0: outside the engine */
+	unsigned stack_slices;   /* kc_stack_call: new slices in use */
+	bool too_deep;           /* a recursion went past the last slice
+				    of stack (reported): the result is
+				    an error */
 	bool calc_lazy;          /* expr_calc_value stops at the operand
 				    that decides an && or ||: the same
 				    values, but symbols the other operand
@@ -343,6 +350,9 @@ struct kc_tree {
 	bool old_conf_read;      /* "#?CONFIG_X is not set" accepted, ignored
 				    for non-bool symbols */
 	bool seed_to_stderr;     /* randconfig prints KCONFIG_SEED on stderr */
+	bool seed_done;          /* the KCONFIG_SEED line is printed, seed
+				    is randconfig's */
+	unsigned seed;           /* with seed_done: the seed */
 	/* newer trees (docs/semantics.md, "7.x"): from the tree's own
 	 * scripts/kconfig sources, else from its version */
 	bool has_transitional;   /* "transitional" symbols (6.18) */
@@ -354,6 +364,9 @@ struct kc_tree {
 	bool has_repeated_inc;   /* a file sourced twice is an error */
 	bool has_neg_submenu;    /* a negative dependency ends a submenu */
 	bool has_warn_changed;   /* KCONFIG_WARN_CHANGED_INPUT */
+	bool expr_dups_612;      /* 6.12's expr_eliminate_dups (hashed
+				    expressions): operands first, y and n
+				    always taken out */
 	bool conf_errors;        /* kc_load_opts.conf_errors */
 	bool yyerror_next_line;  /* conf's yyerror says the lookahead's line
 				    + 1, and "<none>" at the end of input
@@ -382,8 +395,9 @@ struct kc_tree {
 	bool source_glob;        /* "source" takes a glob pattern */
 	bool ext_help_parent;    /* menu_get_ext_help's Location starts at the
 				    prompt's parent menu */
-	bool ask_eof_stops;      /* conf stops at the end of input on an
-				    int/hex symbol without a valid answer */
+	bool ask_eof_stops;      /* conf stops at the end of input (an int,
+				    hex or string question left unanswered:
+				    an error, not asked again) */
 	bool autoconf_61;        /* auto.conf/autoconf.h as 6.1 writes them */
 	bool newer_than_kfit;    /* newer than the newest kernel kfit knows */
 };
@@ -439,10 +453,31 @@ static inline int expr_is_no(kc_tree *t, kc_expr *e)
 	return e && (e->type == E_SYMBOL && e->left.sym == &t->sym_no);
 }
 
+/* ---- kc_conf.c ---- */
+/* randconfig's seed from KCONFIG_SEED (env) or the clock, its line
+ * printed (on out, or stderr as 5.10's conf does): sets seed_done. */
+void kc_seed_first(kc_tree *t, const char *env, kf_strbuf *out);
+
+/* ---- kc_stack.c ---- */
+/* Slices of stack a recursion may use (kc_stack_call): 256 KiB each,
+ * 128 MiB in all, a select chain of about 270,000 symbols (6.12's conf
+ * follows about 50,000 of its own: 8 MiB of stack). */
+#define KC_STACK_SLICES 512
+#define KC_STACK_SLICE (256 * 1024)
+/* Run fn(arg) on this stack, or on a new one when the engine's recursion
+ * has used a slice of it; false (fn not run) past KC_STACK_SLICES or
+ * when no thread can be made. */
+bool kc_stack_call(kc_tree *t, void (*fn)(void *arg), void *arg);
+
 /* ---- kc_sym.c ---- */
 kc_sym *sym_lookup(kc_tree *t, const char *name, unsigned flags);
 kc_sym *sym_find(kc_tree *t, const char *name);
 void sym_calc_value(kc_tree *t, kc_sym *sym);
+/* A step on sym's behalf could not be run (kc_stack_call): report the
+ * first, give sym a value.  The caller's result is then an error. */
+void kc_too_deep(kc_tree *t, kc_sym *sym);
+/* The same for a menu entry at file:line (the first one is reported). */
+void kc_too_deep_at(kc_tree *t, const char *file, int line, const char *name);
 void sym_calc_visibility(kc_tree *t, kc_sym *sym);
 enum kc_sym_type sym_get_type(kc_tree *t, kc_sym *sym);
 const char *sym_type_name(enum kc_sym_type type);

@@ -273,6 +273,30 @@ static void sym_check_prop(kc_tree *t, kc_sym *sym)
 	}
 }
 
+static void finalize(kc_tree *t, kc_menu *parent, bool inside_choice);
+
+struct finalize_step {
+	kc_tree *t;         /* the tree */
+	kc_menu *menu;      /* the entry to finalize */
+	bool inside_choice; /* it is in a choice */
+};
+
+static void finalize_step_run(void *arg)
+{
+	struct finalize_step *s = arg;
+	finalize(s->t, s->menu, s->inside_choice);
+}
+
+/* finalize() one level down: a chain of "depends on" makes each entry a
+ * submenu of the one before, as deep as the chain is long. */
+static void finalize_child(kc_tree *t, kc_menu *menu, bool inside_choice)
+{
+	struct finalize_step s = {t, menu, inside_choice};
+	if (!kc_stack_call(t, finalize_step_run, &s))
+		kc_too_deep_at(t, menu->file, menu->lineno,
+			       menu->sym && menu->sym->name ? menu->sym->name : "a menu");
+}
+
 static void finalize(kc_tree *t, kc_menu *parent, bool inside_choice)
 {
 	kc_menu *menu, *last_menu;
@@ -342,7 +366,7 @@ static void finalize(kc_tree *t, kc_menu *parent, bool inside_choice)
 			}
 		}
 		for (menu = parent->list; menu; menu = menu->next)
-			finalize(t, menu, sym && sym_is_choice(sym));
+			finalize_child(t, menu, sym && sym_is_choice(sym));
 	} else if ((v1 || !inside_choice) && sym) {
 		basedep = parent->prompt ? parent->prompt->visible.expr : NULL;
 		basedep = expr_trans_compare(t, basedep, E_UNEQUAL, &t->sym_no);
@@ -370,7 +394,7 @@ static void finalize(kc_tree *t, kc_menu *parent, bool inside_choice)
 			}
 			expr_free(t, dep2);
 next:
-			finalize(t, menu, false);
+			finalize_child(t, menu, false);
 			menu->parent = parent;
 			last_menu = menu;
 		}

@@ -640,17 +640,76 @@ void set_all_choice_values(kc_tree *t, kc_sym *csym)
 	csym->flags &= ~(SYMBOL_VALID | SYMBOL_NEED_SET_CHOICE_VALUES);
 }
 
+void kc_too_deep_at(kc_tree *t, const char *file, int line, const char *name)
+{
+	if (t->too_deep)
+		return;
+	t->too_deep = true;
+	kf_diag_add(t->diags, KF_ERROR, file, line, 0,
+		    "dependency chain through %s is too deep (more than %d MiB of stack)",
+		    name, KC_STACK_SLICES * KC_STACK_SLICE / (1024 * 1024));
+}
+
+/* Past the last slice of stack (kc_stack_call): the first such symbol is
+ * reported where it is first defined, and each gets conf's starting
+ * value and counts as calculated, so that what called it ends without
+ * going that deep again. */
+void kc_too_deep(kc_tree *t, kc_sym *sym)
+{
+	kc_menu *m = sym->nmenus ? sym->menus[0] : NULL;
+	for (kc_prop *p = sym->prop; !m && p; p = p->next)
+		m = p->menu;
+	kc_too_deep_at(t, m ? m->file : t->rootmenu.file, m ? m->lineno : 0,
+		       sym->name ? sym->name : "<choice>");
+	if (sym_is_valid(t, sym))
+		return;
+	sym_journal(t, sym);
+	sym_mark_valid(t, sym);
+	sym->curr.tri = KC_NO;
+	switch (sym->type) {
+	case S_BOOLEAN:
+	case S_TRISTATE:
+		sym->curr.val = "n";
+		break;
+	case S_UNKNOWN:
+		sym->curr.val = sym->name;
+		break;
+	default:
+		sym->curr.val = "";
+		break;
+	}
+}
+
+static void sym_calc_one(kc_tree *t, kc_sym *sym);
+
+struct calc_step {
+	kc_tree *t;  /* the tree */
+	kc_sym *sym; /* the symbol to calculate */
+};
+
+static void calc_step_run(void *arg)
+{
+	struct calc_step *s = arg;
+	sym_calc_one(s->t, s->sym);
+}
+
 void sym_calc_value(kc_tree *t, kc_sym *sym)
+{
+	if (!sym || sym_is_valid(t, sym))
+		return;
+	struct calc_step s = {t, sym};
+	if (!kc_stack_call(t, calc_step_run, &s))
+		kc_too_deep(t, sym);
+}
+
+/* sym_calc_value() of an invalid symbol: conf's, step for step. */
+static void sym_calc_one(kc_tree *t, kc_sym *sym)
 {
 	kc_value newval, oldval;
 	kc_prop *prop = NULL;
 	kc_expr *e;
 	bool v2 = t->sem == KC_SEM_V2;
 
-	if (!sym)
-		return;
-	if (sym_is_valid(t, sym))
-		return;
 	if (t->journal) {
 		sym_journal(t, sym);
 		/* a choice sets its members' flags */
@@ -1419,7 +1478,6 @@ struct dep_stack {
 struct dep_check {
 	kc_tree *t;              /* the tree */
 	struct dep_stack *top;   /* innermost frame */
-	int depth;               /* recursion depth guard */
 };
 
 static kc_sym *check_deps(struct dep_check *c, kc_sym *sym);
@@ -1724,24 +1782,11 @@ out:
 	return sym2;
 }
 
-static kc_sym *check_deps(struct dep_check *c, kc_sym *sym)
+static kc_sym *check_deps_one(struct dep_check *c, kc_sym *sym)
 {
 	kc_tree *t = c->t;
 	kc_sym *sym2;
 
-	if (sym->flags & SYMBOL_CHECK) {
-		print_recursive(c, sym);
-		return sym;
-	}
-	if (sym->flags & SYMBOL_CHECKED)
-		return NULL;
-	if (++c->depth > 20000) {
-		kf_diag_raw(t->diags, KF_ERROR,
-			    "error: dependency chain through %s is deeper than 20000 symbols",
-			    sym->name ? sym->name : "<choice>");
-		c->depth--;
-		return sym;
-	}
 	/* 6.11+ asks for the choice menu of the symbol's first prompt,
 	 * which a member prompted outside its choice does not have */
 	kc_menu *cm = t->sem == KC_SEM_V2 ? sym_get_choice_menu(t, sym) : NULL;
@@ -1760,12 +1805,39 @@ static kc_sym *check_deps(struct dep_check *c, kc_sym *sym)
 		sym2 = check_sym_deps(c, sym);
 		sym->flags &= ~SYMBOL_CHECK;
 	}
-	c->depth--;
 	return sym2;
+}
+
+struct deps_step {
+	struct dep_check *c; /* the check */
+	kc_sym *sym;         /* the symbol to check */
+	kc_sym *ret;         /* check_deps_one()'s answer */
+};
+
+static void deps_step_run(void *arg)
+{
+	struct deps_step *s = arg;
+	s->ret = check_deps_one(s->c, s->sym);
+}
+
+static kc_sym *check_deps(struct dep_check *c, kc_sym *sym)
+{
+	if (sym->flags & SYMBOL_CHECK) {
+		print_recursive(c, sym);
+		return sym;
+	}
+	if (sym->flags & SYMBOL_CHECKED)
+		return NULL;
+	struct deps_step s = {c, sym, NULL};
+	if (!kc_stack_call(c->t, deps_step_run, &s)) {
+		kc_too_deep(c->t, sym);
+		return sym;
+	}
+	return s.ret;
 }
 
 kc_sym *sym_check_deps(kc_tree *t, kc_sym *sym)
 {
-	struct dep_check c = {t, NULL, 0};
+	struct dep_check c = {t, NULL};
 	return check_deps(&c, sym);
 }

@@ -141,6 +141,7 @@ static void kc_tree_version_flags(kc_tree *t)
 	t->source_glob = v < 500;
 	t->ext_help_parent = v < 511;
 	t->ask_eof_stops = v >= 612;
+	t->expr_dups_612 = v >= 612;
 	t->autoconf_61 = v < 602;
 	t->yyerror_next_line = v < 609;
 	t->eof_eol = v < 609;
@@ -516,6 +517,10 @@ static void detect_conf_features_7x(kc_tree *t)
 		 "expr_contains_symbol_negated"},
 		{offsetof(kc_tree, has_warn_changed), "confdata.c",
 		 "KCONFIG_WARN_CHANGED_INPUT"},
+		{offsetof(kc_tree, expr_dups_612), "expr.c",
+		 "static struct expr *expr_lookup("},
+		{offsetof(kc_tree, ask_eof_stops), "conf.c",
+		 "no value for new symbol '%s' at end of input"},
 	};
 	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
 		bool *flag = (bool *)((char *)t + f[i].off);
@@ -667,6 +672,8 @@ kc_tree *kc_tree_load(const kc_load_opts *o, kf_diags *d)
 	kc_tree *t = tree_begin(o, d, NULL);
 	if (!t)
 		return NULL;
+	if (o->seed_first) /* conf does it while reading its options */
+		kc_seed_first(t, o->seed, &t->out);
 	const char *top = o->kconfig ? o->kconfig : "Kconfig";
 	if (kc_parse(t, top) < 0) {
 		if (o->failed_out)
@@ -700,7 +707,7 @@ kc_tree *kc_tree_load(const kc_load_opts *o, kf_diags *d)
 						errs++;
 		}
 	}
-	if (errs) {
+	if (errs || t->too_deep) {
 		if (o->failed_out)
 			kf_strbuf_addstr(o->failed_out, kf_strbuf_str(&t->out));
 		kc_tree_free(t);
