@@ -1224,6 +1224,11 @@ bool sym_string_valid(kc_sym *sym, const char *str)
 {
 	signed char ch;
 
+	/* no value at all: a choice given an int/hex/string type holds a
+	 * member there (conf reads that pointer as text), or nothing */
+	if (!str)
+		return false;
+
 	switch (sym->type) {
 	case S_STRING:
 		return true;
