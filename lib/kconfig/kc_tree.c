@@ -130,16 +130,15 @@ static void kc_tree_version_flags(kc_tree *t)
 	bool known = t->kver[0] != 0;
 	t->sem = v >= 611 ? KC_SEM_V2 : KC_SEM_V1;
 	t->conf_61 = !(known && v < 601);
-	t->rustc_version_text = v >= 606;
-	t->clang_werror_ignored_opt = v >= 518;
-	t->clang_werror_option_ignored = v >= 603;
-	t->clang_werror_unused_arg = v >= 605;
+	t->rustc_version_text = v >= 612;
+	t->clang_werror_ignored_opt = v >= 515;
+	t->clang_werror_option_ignored = t->clang_werror_unused_arg = v >= 603;
 	t->defconfig_list_opt = known && v < 513;
 	t->kw_defconfig_list = known && v < 513;
 	t->kw_option = known && v < 515;
-	t->help_dashes = known && v < 508;
+	t->help_dashes = known && v < 509;
 	t->source_glob = v < 500;
-	t->ext_help_parent = v < 511;
+	t->ext_help_parent = v < 601;
 	t->ask_eof_stops = v >= 612;
 	t->expr_dups_612 = v >= 612;
 	t->autoconf_61 = v < 602;
@@ -159,6 +158,54 @@ static void kc_tree_version_flags(kc_tree *t)
 				: 0);
 	t->modules_attr = ov >= 515;
 	t->newer_than_kfit = v > KC_VER_NEWEST;
+}
+
+/* The tree's file NAME (relative to its top) into sb; false when absent. */
+static bool read_tree_file(kc_tree *t, const char *name, kf_strbuf *sb)
+{
+	kf_diags tmp = KF_DIAGS_INIT;
+	char *p = kf_xasprintf("%s/%s", t->srctree, name);
+	bool ok = kf_exists(p) && kf_read_file(p, sb, &tmp) == 0;
+	kf_diags_release(&tmp);
+	free(p);
+	return ok;
+}
+
+/*
+ * What the tree's Makefiles tell of the clang -Werror flags and the
+ * RUSTC_VERSION_TEXT export (docs/semantics.md, "Version flags"): the
+ * flags follow the tree's own text, so a tree with a backport or between
+ * two checked releases gets what its make gives; a tree without that text
+ * (a test tree, a bare top Makefile) keeps kc_tree_version_flags'.  The
+ * clang flags are in scripts/Makefile.clang from 5.15 on, in the top
+ * Makefile's CLANG_FLAGS before.
+ */
+static void detect_make_features(kc_tree *t)
+{
+	static const struct {
+		size_t off;       /* the kc_tree flag */
+		const char *text; /* in the clang flags' file from the change on */
+	} f[] = {
+		{offsetof(kc_tree, clang_werror_ignored_opt),
+		 "+= -Werror=ignored-optimization-argument"},
+		{offsetof(kc_tree, clang_werror_option_ignored), "+= -Werror=option-ignored"},
+		{offsetof(kc_tree, clang_werror_unused_arg),
+		 "+= -Werror=unused-command-line-argument"},
+	};
+	kf_strbuf mk = KF_STRBUF_INIT, cl = KF_STRBUF_INIT;
+	bool have_mk = read_tree_file(t, "Makefile", &mk);
+	const char *m = kf_strbuf_str(&mk), *c = NULL;
+	if (read_tree_file(t, "scripts/Makefile.clang", &cl))
+		c = kf_strbuf_str(&cl);
+	else if (have_mk && strstr(m, "\nCLANG_FLAGS"))
+		c = m;
+	for (size_t i = 0; c && i < sizeof(f) / sizeof(f[0]); i++)
+		*(bool *)((char *)t + f[i].off) = strstr(c, f[i].text) != NULL;
+	/* 5134a335cfe6 (6.12) put it next to CC_VERSION_TEXT */
+	if (have_mk && strstr(m, "\nCC_VERSION_TEXT = "))
+		t->rustc_version_text = strstr(m, "\nRUSTC_VERSION_TEXT = ") != NULL;
+	kf_strbuf_release(&mk);
+	kf_strbuf_release(&cl);
 }
 
 int kc_env_setup(kc_tree *t, const char *version, bool plain, kf_diags *d)
@@ -193,6 +240,7 @@ int kc_env_setup(kc_tree *t, const char *version, bool plain, kf_diags *d)
 	t->kver[1] = atoi(pl);
 	t->kver[2] = atoi(sl);
 	kc_tree_version_flags(t);
+	detect_make_features(t);
 	/* from 6.1 on always the new Makefile (test trees have a bare one);
 	 * before, the tree's own files tell */
 	llvm_affixes = llvm_affixes || t->conf_61;
@@ -268,7 +316,7 @@ int kc_env_setup(kc_tree *t, const char *version, bool plain, kf_diags *d)
 
 	/* The Makefile's tool versions, three independent $(shell ...):
 	 * CC_VERSION_TEXT = $(subst #,,$(shell LC_ALL=C $(CC) --version 2>/dev/null | head -n 1))
-	 * RUSTC_VERSION_TEXT = $(subst #,,$(shell $(RUSTC) --version 2>/dev/null)) (6.6+)
+	 * RUSTC_VERSION_TEXT = $(subst #,,$(shell $(RUSTC) --version 2>/dev/null)) (6.12+)
 	 * PAHOLE_VERSION = $(shell $(srctree)/scripts/pahole-version.sh $(PAHOLE)) (6.19+)
 	 * asked all at once, so that a cold cache runs them side by side */
 	const char *vname[3];
@@ -647,6 +695,14 @@ static kc_tree *tree_begin(const kc_load_opts *o, kf_diags *d, kc_prefetch *spec
 	int eol = conf_source_has(t, "lexer.l", "if (current_file) {");
 	if (eol >= 0)
 		t->eof_eol = eol;
+	/* f70f74d15ca8 (5.9) ended "---help---"; 7a263a040256 (6.1) made
+	 * the Location of "?" start at the prompt's own menu */
+	int dashes = conf_source_has(t, "lexer.l", "---help---");
+	if (dashes >= 0)
+		t->help_dashes = dashes;
+	int parent = conf_source_has(t, "menu.c", "menu = prop->menu->parent;");
+	if (parent >= 0)
+		t->ext_help_parent = parent;
 	detect_option_syntax(t);
 	t->hash = kf_arena_alloc(t->arena, t->hashsize * sizeof(kc_sym *));
 	return t;
