@@ -22,6 +22,7 @@
 #include "kc_internal.h"
 
 #include <stdarg.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,6 +96,11 @@ typedef struct rs {
 	} *names;
 	size_t nnames, anames;   /* their count */
 	kf_hindex names_idx;     /* names by pointer */
+	size_t *pin_at;          /* by symbol seq: 1 + its pin's index, 0:
+				    none (NULL until the first pin) */
+	size_t npin_at;          /* its length (the tree's symbols then) */
+	struct req_track *rt;    /* the held requirements of a generate
+				    run (all_hold), or NULL */
 } rs;
 
 /* ---------------- small helpers ---------------- */
@@ -182,10 +188,23 @@ static bool is_on(const char *v)
 	return v && (!strcmp(v, "y") || !strcmp(v, "m"));
 }
 
+/* Does a hold, s its symbol (lookup_alt)? */
+static bool alt_holds_sym(rs *R, const prof_alt *a, bool boot, kc_sym *s)
+{
+	return prof_alt_holds(a, s ? kf_sym_shown(R->t, s) : NULL, boot, R->initramfs);
+}
+
 static bool alt_holds(rs *R, const prof_alt *a, bool boot)
 {
-	kc_sym *s = lookup_alt(R, a);
-	return prof_alt_holds(a, s ? kf_sym_shown(R->t, s) : NULL, boot, R->initramfs);
+	return alt_holds_sym(R, a, boot, lookup_alt(R, a));
+}
+
+/* Does r's if-condition hold, s its if-symbol (lookup)? */
+static bool cond_holds(rs *R, const prof_req *r, kc_sym *s)
+{
+	const char *v = s ? kf_sym_shown(R->t, s) : NULL;
+	return r->cond.if_alt ? prof_alt_holds(r->cond.if_alt, v, false, PROF_INITRAMFS_YES)
+			      : is_on(v);
 }
 
 static bool req_applies(rs *R, const prof_req *r)
@@ -194,13 +213,8 @@ static bool req_applies(rs *R, const prof_req *r)
 		return false;
 	if (!prof_req_applies(r, R->kver, R->o->arch))
 		return false;
-	if (r->cond.if_sym) {
-		kc_sym *s = lookup(R, r->cond.if_sym);
-		const char *v = s ? kf_sym_shown(R->t, s) : NULL;
-		if (r->cond.if_alt ? !prof_alt_holds(r->cond.if_alt, v, false, PROF_INITRAMFS_YES)
-				   : !is_on(v))
-			return false;
-	}
+	if (r->cond.if_sym && !cond_holds(R, r, lookup(R, r->cond.if_sym)))
+		return false;
 	return true;
 }
 
@@ -218,6 +232,20 @@ static bool req_holds(rs *R, const prof_req *r)
 	for (size_t k = 0, e; k < r->nalts; k = e) {
 		e = prof_group_end(r, k);
 		if (group_holds(R, r, k, e))
+			return true;
+	}
+	return false;
+}
+
+/* req_holds, syms[k] the symbol of r->alts[k] (lookup_alt). */
+static bool req_holds_syms(rs *R, const prof_req *r, kc_sym *const *syms)
+{
+	for (size_t k = 0, e; k < r->nalts; k = e) {
+		e = prof_group_end(r, k);
+		size_t i = k;
+		while (i < e && alt_holds_sym(R, &r->alts[i], r->boot, syms[i]))
+			i++;
+		if (i == e)
 			return true;
 	}
 	return false;
@@ -243,10 +271,172 @@ static void log_sym(rs *R, kc_sym *s)
 	}
 }
 
+/* ---------------- held requirements ---------------- */
+
+#define PLACE_NONE UINT32_MAX
+
+enum {
+	TR_HELD = 1,    /* met */
+	TR_FAILED = 2,  /* unmet or given up */
+	TR_IN_W = 4,    /* in w */
+	TR_STATIC = 8,  /* not shadowed, and for this kernel and arch */
+};
+
+/*
+ * The requirements of a generate run by their place in the set, and
+ * which of them are held, in the order all_hold goes over them (each
+ * one that fails is moved to the front).  all_hold must evaluate every
+ * held requirement that reads a symbol invalid or journaled since the
+ * last journal_reset (req_untouched), in that order: going over all of
+ * them after every change made generate quadratic in a profile's size.
+ * Instead it asks the journal which symbols were touched, and keeps the
+ * rest in w: the held requirements that read a symbol invalid without
+ * a journal entry.  Such a symbol was invalid at the last journal_reset
+ * already (whatever invalidates since is journaled; an undone trial
+ * puts back the state at its mark; a dropped trial's entries are kept
+ * in dropped), unless every symbol was (the tree's generation moved:
+ * then w is not known, and all_hold goes over every held requirement
+ * as before).  w is brought up to date at each journal_reset.
+ */
+typedef struct req_track {
+	const prof_set *set;     /* the requirements */
+	kf_hindex idx;           /* their places by pointer */
+	kc_sym **syms;           /* per place, syms_at[i] to syms_at[i + 1]:
+				    the symbols req_untouched reads */
+	size_t *syms_at;         /* set->n + 1 offsets into syms */
+	kc_sym **if_sym;         /* per place: its if-symbol (lookup) */
+	kc_sym **alt_sym;        /* per place, alt_at[i] on: its
+				    alternatives' symbols (lookup_alt) */
+	size_t *alt_at;          /* set->n + 1 offsets into alt_sym */
+	uint32_t *by_sym;        /* places naming each symbol (if-symbol,
+				    alternatives as looked up and as
+				    literal), by_sym_at[seq] on */
+	size_t *by_sym_at;       /* nsyms + 1 offsets into by_sym */
+	unsigned nsyms;          /* symbols by_sym covers */
+	unsigned char *flags;    /* per place: TR_* */
+	long long *rank;         /* per place: its order among the held */
+	long long lo, hi;        /* the first and last rank given */
+	uint32_t *prev, *next;   /* the held in order, PLACE_NONE ends */
+	uint32_t head, tail;     /* first and last held */
+	unsigned *stamp;         /* per place: all_hold call that queued it */
+	unsigned pass;           /* the current call */
+	uint32_t *heap;          /* places to evaluate, by rank */
+	size_t nheap, aheap;     /* their count */
+	uint32_t *w;             /* held places with a symbol invalid
+				    without a journal entry (a superset) */
+	size_t nw, aw;           /* their count */
+	kc_sym **dropped;        /* symbols of journal entries dropped
+				    since the last journal_reset */
+	size_t ndropped, adropped; /* their count */
+	bool w_known;            /* w is right for the generation gen_w */
+	unsigned gen_w;          /* that generation */
+	unsigned gen_reset;      /* the tree's generation at the last
+				    journal_reset */
+} req_track;
+
+/* The place of a requirement of the set (PLACE_NONE: not one). */
+static bool place_eq(const void *ctx, size_t i, const void *key)
+{
+	const req_track *k = ctx;
+	return k->set->reqs[i] == key;
+}
+
+static uint32_t req_place(const req_track *k, const prof_req *r)
+{
+	uint32_t h = kf_hash_mem(&r, sizeof(r));
+	size_t i = kf_hindex_find(&k->idx, h, place_eq, k, r);
+	return i == KF_HINDEX_NONE ? PLACE_NONE : (uint32_t)i;
+}
+
+/* Does a symbol of place p's requirement lack a valid value? */
+static bool place_has_invalid(rs *R, uint32_t p)
+{
+	const req_track *k = R->rt;
+	for (size_t i = k->syms_at[p]; i < k->syms_at[p + 1]; i++)
+		if (!sym_is_valid(R->t, k->syms[i]))
+			return true;
+	return false;
+}
+
+static void w_add(req_track *k, uint32_t p)
+{
+	if (k->flags[p] & TR_IN_W)
+		return;
+	k->flags[p] |= TR_IN_W;
+	KF_GROW(k->w, k->nw + 1, k->aw);
+	k->w[k->nw++] = p;
+}
+
+/* The held requirements naming s, when s is invalid, go to w. */
+static void w_add_sym(rs *R, kc_sym *s)
+{
+	req_track *k = R->rt;
+	if (s->seq >= k->nsyms || sym_is_valid(R->t, s))
+		return;
+	for (size_t i = k->by_sym_at[s->seq]; i < k->by_sym_at[s->seq + 1]; i++)
+		if (k->flags[k->by_sym[i]] & TR_HELD)
+			w_add(k, k->by_sym[i]);
+}
+
+/* Bring w up to date before the journal is emptied (see req_track). */
+static void track_reset(rs *R)
+{
+	req_track *k = R->rt;
+	kc_tree *t = R->t;
+	if (k->w_known && t->gen == k->gen_w) {
+		const kc_journal *j = t->journal;
+		for (size_t i = 0; j && i < j->n; i++)
+			if (j->v[i].sym)
+				w_add_sym(R, j->v[i].sym);
+		for (size_t i = 0; i < k->ndropped; i++)
+			w_add_sym(R, k->dropped[i]);
+		size_t n = 0;
+		for (size_t i = 0; i < k->nw; i++) {
+			uint32_t p = k->w[i];
+			if (place_has_invalid(R, p))
+				k->w[n++] = p;
+			else
+				k->flags[p] &= ~TR_IN_W;
+		}
+		k->nw = n;
+	} else if (t->gen == k->gen_reset) {
+		/* a generation that held since the last reset: worth
+		 * finding w anew (a tree that moves it at every change
+		 * would pay for this each time) */
+		for (size_t i = 0; i < k->nw; i++)
+			k->flags[k->w[i]] &= ~TR_IN_W;
+		k->nw = 0;
+		for (uint32_t p = k->head; p != PLACE_NONE; p = k->next[p])
+			if (place_has_invalid(R, p))
+				w_add(k, p);
+		k->w_known = true;
+		k->gen_w = t->gen;
+	} else {
+		k->w_known = false;
+	}
+	k->ndropped = 0;
+	k->gen_reset = t->gen;
+}
+
+/* Journal entries from mark on are dropped without putting their state
+ * back: keep their symbols for track_reset. */
+static void track_drop(rs *R, size_t mark)
+{
+	req_track *k = R->rt;
+	const kc_journal *j = R->t->journal;
+	for (size_t i = j->n; i-- > 0 && j->v[i].tag > mark;)
+		if (j->v[i].sym) {
+			KF_GROW(k->dropped, k->ndropped + 1, k->adropped);
+			k->dropped[k->ndropped++] = j->v[i].sym;
+		}
+}
+
 /* At the top of the search no trial can be taken back past here: the
  * journal's entries so far are no longer needed. */
 static void journal_reset(rs *R)
 {
+	if (R->rt)
+		track_reset(R);
 	if (R->t->journal)
 		R->t->journal->n = 0;
 }
@@ -296,6 +486,8 @@ static void rollback(rs *R, size_t mark)
 	if (put_back) {
 		kc_journal_undo(R->t, mark);
 	} else {
+		if (R->t->journal && R->rt)
+			track_drop(R, mark);
 		if (R->t->journal)
 			kc_journal_drop(R->t, mark);
 		sym_invalidate(R->t, undone, nundo);
@@ -461,11 +653,11 @@ static bool fail_msg(rs *R, bool is_pin, const char *fmt, ...)
 	return false;
 }
 
+/* The pin of s, if any (one per symbol: add_pin keeps the first). */
 static const pin *find_pin(rs *R, kc_sym *s)
 {
-	for (size_t i = 0; i < R->npins; i++)
-		if (R->pins[i].sym == s)
-			return &R->pins[i];
+	if (s->seq < R->npin_at && R->pin_at[s->seq])
+		return &R->pins[R->pin_at[s->seq] - 1];
 	return NULL;
 }
 
@@ -1229,8 +1421,15 @@ static void add_pin(rs *R, const prof_req *r)
 	kc_sym *s = lookup(R, r->alts[0].sym);
 	if (!s || find_pin(R, s))
 		return;
+	if (s->seq >= R->npin_at) {
+		size_t n = (size_t)s->seq + 1 > R->t->nsyms ? (size_t)s->seq + 1 : R->t->nsyms;
+		R->pin_at = kf_xrealloc(R->pin_at, n * sizeof(*R->pin_at));
+		memset(R->pin_at + R->npin_at, 0, (n - R->npin_at) * sizeof(*R->pin_at));
+		R->npin_at = n;
+	}
 	KF_GROW(R->pins, R->npins + 1, R->apins);
 	R->pins[R->npins++] = (pin){s, r, &r->alts[0]};
+	R->pin_at[s->seq] = R->npins;
 }
 
 /* ---------------- base snapshot ---------------- */
@@ -1363,35 +1562,169 @@ static bool untouched(rs *R, kc_sym *s)
 
 /* A held requirement none of whose symbols moved since the last
  * journal_reset still holds: every held one did then. */
-static bool req_untouched(rs *R, const prof_req *r)
+static bool req_untouched(rs *R, uint32_t p)
 {
-	if (r->cond.if_sym && !untouched(R, lookup(R, r->cond.if_sym)))
-		return false;
-	for (size_t k = 0; k < r->nalts; k++)
-		if (!untouched(R, lookup(R, r->alts[k].sym)))
+	const req_track *k = R->rt;
+	for (size_t i = k->syms_at[p]; i < k->syms_at[p + 1]; i++)
+		if (!untouched(R, k->syms[i]))
 			return false;
 	return true;
 }
 
-/*
- * Do all of reqs hold?  The one that failed last is tried first (and
- * moved to the front): in minimization most answers that cannot go back
- * break the same few requirements, and finding the failure first saves
- * evaluating the others; a requirement none of whose symbols the journal
- * touched since its last reset is not evaluated at all.  The order of
- * reqs is the caller's array, which only the explanations' lookups read,
- * and they do not depend on it.
- */
-static bool all_hold(rs *R, const prof_req **reqs, size_t n)
+/* Place p held, last in all_hold's order. */
+static void held_append(req_track *k, uint32_t p)
 {
-	for (size_t i = 0; i < n; i++)
-		if (!req_untouched(R, reqs[i]) && req_applies(R, reqs[i]) &&
-		    !req_holds(R, reqs[i])) {
-			const prof_req *f = reqs[i];
-			memmove(reqs + 1, reqs, i * sizeof(*reqs));
-			reqs[0] = f;
+	k->flags[p] |= TR_HELD;
+	k->rank[p] = ++k->hi;
+	k->prev[p] = k->tail;
+	k->next[p] = PLACE_NONE;
+	if (k->tail != PLACE_NONE)
+		k->next[k->tail] = p;
+	else
+		k->head = p;
+	k->tail = p;
+	w_add(k, p); /* its symbols are not known to be valid */
+}
+
+static void held_to_front(req_track *k, uint32_t p)
+{
+	if (k->head == p)
+		return;
+	k->next[k->prev[p]] = k->next[p];
+	if (k->next[p] != PLACE_NONE)
+		k->prev[k->next[p]] = k->prev[p];
+	else
+		k->tail = k->prev[p];
+	k->prev[p] = PLACE_NONE;
+	k->next[p] = k->head;
+	k->prev[k->head] = p;
+	k->head = p;
+	k->rank[p] = --k->lo;
+}
+
+/* Does held place p break (evaluated only if a symbol it reads moved)?
+ * Then it goes to the front. */
+static bool held_breaks(rs *R, uint32_t p)
+{
+	const req_track *k = R->rt;
+	const prof_req *r = k->set->reqs[p];
+	/* req_applies and req_holds, with what they look up found */
+	if (req_untouched(R, p) || !(k->flags[p] & TR_STATIC) ||
+	    (r->cond.if_sym && !cond_holds(R, r, k->if_sym[p])) ||
+	    req_holds_syms(R, r, k->alt_sym + k->alt_at[p]))
+		return false;
+	held_to_front(R->rt, p);
+	return true;
+}
+
+/* all_hold over every held requirement from p on, in order. */
+static bool hold_scan(rs *R, uint32_t p)
+{
+	for (; p != PLACE_NONE; p = R->rt->next[p])
+		if (held_breaks(R, p))
 			return false;
-		}
+	return true;
+}
+
+static bool heap_less(const req_track *k, size_t a, size_t b)
+{
+	return k->rank[k->heap[a]] < k->rank[k->heap[b]];
+}
+
+static void heap_swap(req_track *k, size_t a, size_t b)
+{
+	uint32_t x = k->heap[a];
+	k->heap[a] = k->heap[b];
+	k->heap[b] = x;
+}
+
+/* Queue held place p for this all_hold, unless it comes before after
+ * (passed already) or is queued. */
+static void queue_place(req_track *k, uint32_t p, long long after)
+{
+	if (!(k->flags[p] & TR_HELD) || k->stamp[p] == k->pass || k->rank[p] <= after)
+		return;
+	k->stamp[p] = k->pass;
+	KF_GROW(k->heap, k->nheap + 1, k->aheap);
+	size_t i = k->nheap++;
+	k->heap[i] = p;
+	for (; i && heap_less(k, i, (i - 1) / 2); i = (i - 1) / 2)
+		heap_swap(k, i, (i - 1) / 2);
+}
+
+static uint32_t heap_pop(req_track *k)
+{
+	uint32_t top = k->heap[0];
+	k->heap[0] = k->heap[--k->nheap];
+	for (size_t i = 0;;) {
+		size_t l = 2 * i + 1, m = i;
+		if (l < k->nheap && heap_less(k, l, m))
+			m = l;
+		if (l + 1 < k->nheap && heap_less(k, l + 1, m))
+			m = l + 1;
+		if (m == i)
+			break;
+		heap_swap(k, i, m);
+		i = m;
+	}
+	return top;
+}
+
+static void queue_sym(req_track *k, const kc_sym *s, long long after)
+{
+	if (s->seq >= k->nsyms)
+		return;
+	for (size_t i = k->by_sym_at[s->seq]; i < k->by_sym_at[s->seq + 1]; i++)
+		queue_place(k, k->by_sym[i], after);
+}
+
+/* Queue what names the symbols of journal entries from i on; returns
+ * the end. */
+static size_t queue_journal(rs *R, size_t i, long long after)
+{
+	const kc_journal *j = R->t->journal;
+	for (; i < j->n; i++)
+		if (j->v[i].sym)
+			queue_sym(R->rt, j->v[i].sym, after);
+	return j->n;
+}
+
+/*
+ * Do all held requirements hold?  The one that failed last is tried
+ * first (and moved to the front): in minimization most answers that
+ * cannot go back break the same few requirements, and finding the
+ * failure first saves evaluating the others; a requirement none of
+ * whose symbols the journal touched since its last reset is not
+ * evaluated at all, nor, when w is known, gone over (req_track): the
+ * ones that might be are queued by their order, and what evaluating
+ * them journals queues those after them that it reaches, as going
+ * over them all in order would have evaluated them.
+ */
+static bool all_hold(rs *R)
+{
+	req_track *k = R->rt;
+	kc_tree *t = R->t;
+	if (!t->journal || !k->w_known || t->gen != k->gen_w)
+		return hold_scan(R, k->head);
+	if (++k->pass == 0) {
+		memset(k->stamp, 0, k->set->n * sizeof(*k->stamp));
+		k->pass = 1;
+	}
+	k->nheap = 0;
+	for (size_t i = 0; i < k->nw; i++)
+		queue_place(k, k->w[i], LLONG_MIN);
+	for (size_t i = 0; i < k->ndropped; i++)
+		queue_sym(k, k->dropped[i], LLONG_MIN);
+	size_t seen = queue_journal(R, 0, LLONG_MIN);
+	while (k->nheap) {
+		uint32_t p = heap_pop(k);
+		if (held_breaks(R, p))
+			return false;
+		/* every symbol invalid now: on in order, as before */
+		if (t->gen != k->gen_w)
+			return hold_scan(R, k->next[p]);
+		seen = queue_journal(R, seen, k->rank[p]);
+	}
 	return true;
 }
 
@@ -1426,7 +1759,7 @@ static bool choice_back(rs *R, const kf_base *b, kc_sym *s)
 	return true;
 }
 
-static void minimize(rs *R, const kf_base *b, const prof_req **held, size_t nheld)
+static void minimize(rs *R, const kf_base *b)
 {
 	kc_tree *t = R->t;
 	/* 1: answers the search made, newest first */
@@ -1440,14 +1773,13 @@ static void minimize(rs *R, const kf_base *b, const prof_req **held, size_t nhel
 		/* the requirement the answer was made for breaks first, if
 		 * any does: ask it before the others */
 		const prof_req *own = R->sets[i].req;
-		bool own_held = false;
-		for (size_t k = 0; own && k < nheld && !own_held; k++)
-			own_held = held[k] == own;
+		uint32_t op = own ? req_place(R->rt, own) : PLACE_NONE;
+		bool own_held = op != PLACE_NONE && (R->rt->flags[op] & TR_HELD);
 		size_t mark = R->nlog;
 		journal_reset(R);
 		restore_base(R, b, s);
 		if ((own_held && req_applies(R, own) && !req_holds(R, own)) ||
-		    !all_hold(R, held, nheld))
+		    !all_hold(R))
 			rollback(R, mark);
 	}
 	/* 2: anything else that differs from the base and can be answered
@@ -1520,7 +1852,7 @@ static void minimize(rs *R, const kf_base *b, const prof_req **held, size_t nhel
 			unsigned long edits_before = t->calc_edits;
 			set_tri(R, s, target);
 			if (same_value(s, kf_sym_shown(t, s), was) && choice_back(R, b, s) &&
-			    all_hold(R, held, nheld)) {
+			    all_hold(R)) {
 				changed = true;
 				known = k + 1;
 			} else {
@@ -1539,16 +1871,25 @@ static void minimize(rs *R, const kf_base *b, const prof_req **held, size_t nhel
 
 /* The held requirement that asks for s itself (one of its alternatives,
  * met), if any. */
-static const prof_req *held_req_for(rs *R, const prof_req *const *held,
-				    size_t nheld, kc_sym *s)
+static const prof_req *held_req_for(rs *R, kc_sym *s)
 {
-	for (size_t i = 0; i < nheld; i++)
-		for (size_t k = 0; k < held[i]->nalts; k++) {
-			const prof_alt *a = &held[i]->alts[k];
-			if (lookup_alt(R, a) == s && alt_holds(R, a, held[i]->boot))
-				return held[i];
-		}
-	return NULL;
+	const req_track *k = R->rt;
+	const prof_req *best = NULL;
+	long long rank = 0;
+	for (size_t i = s->seq < k->nsyms ? k->by_sym_at[s->seq] : 0;
+	     s->seq < k->nsyms && i < k->by_sym_at[s->seq + 1]; i++) {
+		uint32_t p = k->by_sym[i];
+		const prof_req *r = k->set->reqs[p];
+		if (!(k->flags[p] & TR_HELD) || (best && k->rank[p] >= rank))
+			continue;
+		for (size_t a = 0; a < r->nalts; a++)
+			if (lookup_alt(R, &r->alts[a]) == s && alt_holds(R, &r->alts[a], r->boot)) {
+				best = r;
+				rank = k->rank[p];
+				break;
+			}
+	}
+	return best;
 }
 
 /* "FILE:LINE PROFILE: REASON" of a requirement. */
@@ -1579,11 +1920,126 @@ static void rs_release(rs *R)
 		free(R->log[i].members);
 	free(R->log);
 	free(R->pins);
+	free(R->pin_at);
 	free(R->sets);
 	free(R->names);
 	kf_hindex_release(&R->names_idx);
 	kf_strbuf_release(&R->paths);
 	kf_strbuf_release(&R->fail);
+}
+
+/* The symbols of place p's requirement: with all, also its literal
+ * alternatives' as written (what held_req_for asks). */
+static size_t place_syms(rs *R, const prof_req *r, bool all, kc_sym **out)
+{
+	size_t n = 0;
+	kc_sym *s;
+	if (r->cond.if_sym && (s = lookup(R, r->cond.if_sym)))
+		out[n++] = s;
+	for (size_t a = 0; a < r->nalts; a++) {
+		if ((s = lookup(R, r->alts[a].sym)))
+			out[n++] = s;
+		if (all && r->alts[a].literal && (s = lookup_alt(R, &r->alts[a])))
+			out[n++] = s;
+	}
+	return n;
+}
+
+/* What held_breaks looks up of each requirement, found once. */
+static void track_init_eval(rs *R, req_track *k)
+{
+	const prof_set *set = k->set;
+	k->if_sym = kf_xcalloc(set->n + 1, sizeof(*k->if_sym));
+	k->alt_at = kf_xcalloc(set->n + 1, sizeof(*k->alt_at));
+	for (size_t i = 0; i < set->n; i++)
+		k->alt_at[i + 1] = k->alt_at[i] + set->reqs[i]->nalts;
+	k->alt_sym = kf_xcalloc(k->alt_at[set->n] + 1, sizeof(*k->alt_sym));
+	for (size_t i = 0; i < set->n; i++) {
+		const prof_req *r = set->reqs[i];
+		if (!r->shadowed_by && prof_req_applies(r, R->kver, R->o->arch))
+			k->flags[i] |= TR_STATIC;
+		if (r->cond.if_sym)
+			k->if_sym[i] = lookup(R, r->cond.if_sym);
+		for (size_t a = 0; a < r->nalts; a++)
+			k->alt_sym[k->alt_at[i] + a] = lookup_alt(R, &r->alts[a]);
+	}
+}
+
+/* k for the requirements of set, none held; all_hold's from now on. */
+static void track_init(rs *R, req_track *k, const prof_set *set)
+{
+	size_t n = set->n, nsyms = R->t->nsyms, most = 1;
+	memset(k, 0, sizeof(*k));
+	k->set = set;
+	k->nsyms = (unsigned)nsyms;
+	k->head = k->tail = PLACE_NONE;
+	k->flags = kf_xcalloc(n + 1, 1);
+	k->rank = kf_xcalloc(n + 1, sizeof(*k->rank));
+	k->prev = kf_xcalloc(n + 1, sizeof(*k->prev));
+	k->next = kf_xcalloc(n + 1, sizeof(*k->next));
+	k->stamp = kf_xcalloc(n + 1, sizeof(*k->stamp));
+	k->syms_at = kf_xcalloc(n + 1, sizeof(*k->syms_at));
+	k->by_sym_at = kf_xcalloc(nsyms + 2, sizeof(*k->by_sym_at));
+	kf_hindex_reserve(&k->idx, n);
+	for (size_t i = 0; i < n; i++) {
+		const prof_req *r = set->reqs[i];
+		kf_hindex_add(&k->idx, kf_hash_mem(&r, sizeof(r)), i);
+		k->syms_at[i + 1] = k->syms_at[i] + (r->cond.if_sym ? 1 : 0) + r->nalts;
+		if (2 * r->nalts + 1 > most)
+			most = 2 * r->nalts + 1;
+	}
+	kc_sym **buf = kf_xmalloc(most * sizeof(*buf));
+	k->syms = kf_xmalloc((k->syms_at[n] + 1) * sizeof(*k->syms));
+	/* counted, then placed (compressed rows) */
+	for (int fill = 0; fill < 2; fill++) {
+		for (size_t i = 0; i < n; i++) {
+			size_t m = place_syms(R, set->reqs[i], true, buf);
+			for (size_t j = 0; j < m; j++)
+				if (buf[j]->seq < nsyms) {
+					if (fill)
+						k->by_sym[k->by_sym_at[buf[j]->seq]++] = (uint32_t)i;
+					else
+						k->by_sym_at[buf[j]->seq + 1]++;
+				}
+		}
+		if (!fill) {
+			for (size_t s = 0; s < nsyms; s++)
+				k->by_sym_at[s + 1] += k->by_sym_at[s];
+			k->by_sym = kf_xmalloc((k->by_sym_at[nsyms] + 1) * sizeof(*k->by_sym));
+		}
+	}
+	/* the fill moved each row's start to the next row's */
+	memmove(k->by_sym_at + 1, k->by_sym_at, nsyms * sizeof(*k->by_sym_at));
+	k->by_sym_at[0] = 0;
+	for (size_t i = 0; i < n; i++) {
+		size_t m = place_syms(R, set->reqs[i], false, k->syms + k->syms_at[i]);
+		k->syms_at[i + 1] = k->syms_at[i] + m;
+	}
+	track_init_eval(R, k);
+	free(buf);
+	k->w_known = true;
+	k->gen_w = k->gen_reset = R->t->gen;
+	R->rt = k;
+}
+
+static void track_release(req_track *k)
+{
+	free(k->if_sym);
+	free(k->alt_sym);
+	free(k->alt_at);
+	kf_hindex_release(&k->idx);
+	free(k->syms);
+	free(k->syms_at);
+	free(k->by_sym);
+	free(k->by_sym_at);
+	free(k->flags);
+	free(k->rank);
+	free(k->prev);
+	free(k->next);
+	free(k->stamp);
+	free(k->heap);
+	free(k->w);
+	free(k->dropped);
 }
 
 /* One kf_generate run: the search and what it has met so far. */
@@ -1592,8 +2048,7 @@ typedef struct gen_run {
 	const kf_gen_opts *o;    /* options */
 	const kf_base *base;     /* the configuration it started from */
 	kf_gen_result *res;      /* what it returns */
-	const prof_req **held;   /* requirements met, in the order met */
-	size_t nheld;            /* their count */
+	req_track track;         /* requirements met (all_hold's order) */
 	size_t aunmet, askip;    /* capacity of res->unmet, res->skipped */
 } gen_run;
 
@@ -1623,31 +2078,24 @@ static void gen_pins(gen_run *g)
 	}
 }
 
-/* Met already? */
-static bool gen_held(const gen_run *g, const prof_req *r)
+/* Met already (place p of the set)? */
+static bool gen_held(const gen_run *g, uint32_t p)
 {
-	for (size_t k = 0; k < g->nheld; k++)
-		if (g->held[k] == r)
-			return true;
-	return false;
+	return g->track.flags[p] & TR_HELD;
 }
 
 /* Unmet or given up already? */
-static bool gen_failed(const gen_run *g, const prof_req *r)
+static bool gen_failed(const gen_run *g, uint32_t p)
 {
-	for (size_t k = 0; k < g->res->nunmet; k++)
-		if (g->res->unmet[k].req == r)
-			return true;
-	for (size_t k = 0; k < g->res->nskipped; k++)
-		if (g->res->skipped[k].req == r)
-			return true;
-	return false;
+	return g->track.flags[p] & TR_FAILED;
 }
 
-/* Try one requirement: met (held, a recommendation or soft one pinned),
- * or unmet (hard) or skipped (else) with the reason. */
-static void gen_try(gen_run *g, const prof_req *r)
+/* Try one requirement (place p of the set): met (held, a recommendation
+ * or soft one pinned), or unmet (hard) or skipped (else) with the
+ * reason. */
+static void gen_try(gen_run *g, uint32_t p)
 {
+	const prof_req *r = g->o->set->reqs[p];
 	rs *R = &g->R;
 	kf_gen_result *res = g->res;
 	size_t mark = R->nlog;
@@ -1655,12 +2103,13 @@ static void gen_try(gen_run *g, const prof_req *r)
 	R->steps = 0;
 	bool ok = apply_req(R, r);
 	/* nothing answered: nothing held before can break */
-	if (ok && R->nlog != mark && !all_hold(R, g->held, g->nheld)) {
+	if (ok && R->nlog != mark && !all_hold(R)) {
 		/* it broke an earlier one: find which */
 		const prof_req *victim = NULL;
-		for (size_t k = 0; k < g->nheld && !victim; k++)
-			if (!req_holds(R, g->held[k]))
-				victim = g->held[k];
+		for (uint32_t k = g->track.head; k != PLACE_NONE && !victim;
+		     k = g->track.next[k])
+			if (!req_holds(R, g->o->set->reqs[k]))
+				victim = g->o->set->reqs[k];
 		rollback(R, mark);
 		ok = false;
 		kf_strbuf_reset(&R->fail);
@@ -1673,7 +2122,7 @@ static void gen_try(gen_run *g, const prof_req *r)
 		kf_strbuf_addch(&R->fail, ')');
 	}
 	if (ok) {
-		g->held[g->nheld++] = r;
+		held_append(&g->track, p);
 		if (!prof_req_is_hard(r))
 			add_pin(R, r);
 		return;
@@ -1681,6 +2130,7 @@ static void gen_try(gen_run *g, const prof_req *r)
 	const char *why = kf_arena_strdup(
 		res->arena, R->fail.len ? R->fail.buf
 					: "no way to meet it was found");
+	g->track.flags[p] |= TR_FAILED;
 	if (prof_req_is_hard(r)) {
 		KF_GROW(res->unmet, res->nunmet + 1, g->aunmet);
 		res->unmet[res->nunmet++] = (kf_unmet){r, why};
@@ -1698,10 +2148,10 @@ static void gen_level_passes(gen_run *g)
 		for (int round = 0; round < 2; round++) {
 			for (size_t i = 0; i < set->n; i++) {
 				const prof_req *r = set->reqs[i];
-				if (r->level != gen_passes[p].level || gen_held(g, r) ||
-				    !req_applies(&g->R, r) || gen_failed(g, r))
+				if (r->level != gen_passes[p].level || gen_held(g, (uint32_t)i) ||
+				    !req_applies(&g->R, r) || gen_failed(g, (uint32_t)i))
 					continue;
-				gen_try(g, r);
+				gen_try(g, (uint32_t)i);
 			}
 		}
 	}
@@ -1733,7 +2183,7 @@ static void gen_check_minimal(gen_run *g)
 							 : KC_YES);
 		const char *after = kf_sym_shown(t, s);
 		bool back = same_value(s, after, was) && choice_back(R, base, s);
-		bool ok = back && all_hold(R, g->held, g->nheld);
+		bool ok = back && all_hold(R);
 		rollback(R, mark);
 		if (ok) {
 			KF_GROW(res->not_minimal, res->nnot_minimal + 1, aviol);
@@ -1749,7 +2199,7 @@ static void gen_check_minimal(gen_run *g)
 static void gen_minimize(gen_run *g)
 {
 	if (g->o->minimize)
-		minimize(&g->R, g->base, g->held, g->nheld);
+		minimize(&g->R, g->base);
 	if (g->o->check_minimal)
 		gen_check_minimal(g);
 }
@@ -1817,16 +2267,10 @@ static void gen_counts(gen_run *g)
 
 /* Why s changed: the answer's path, the held requirement it serves, or
  * the engine's own reason (select, imply, default). */
-static void gen_change_why(gen_run *g, kc_sym *s, kf_change *c)
+static void gen_change_why(gen_run *g, kc_sym *s, const setrec *sr, kf_change *c)
 {
 	rs *R = &g->R;
 	kf_gen_result *res = g->res;
-	const setrec *sr = NULL;
-	for (size_t k = R->nsets; k-- > 0;)
-		if (R->sets[k].sym == s) {
-			sr = &R->sets[k];
-			break;
-		}
 	kf_strbuf w = KF_STRBUF_INIT;
 	if (sr && sr->req) {
 		c->req = sr->req;
@@ -1840,7 +2284,7 @@ static void gen_change_why(gen_run *g, kc_sym *s, kf_change *c)
 			req_text(sr->req, &w);
 		if (c->path && strchr(c->path, ' '))
 			c->group = "dependencies";
-	} else if ((c->req = held_req_for(R, g->held, g->nheld, s))) {
+	} else if ((c->req = held_req_for(R, s))) {
 		/* a requirement's own symbol that no answer set: it
 		 * holds through a select or a default */
 		c->group = group_of(g->o, c->req);
@@ -1864,6 +2308,13 @@ static void gen_changes(gen_run *g)
 	const kf_base *base = g->base;
 	kf_gen_result *res = g->res;
 	size_t achg = 0;
+	/* by symbol seq: 1 + its newest answer's record; whether it was
+	 * listed already (a symbol of several menus) */
+	size_t *last_set = kf_xcalloc(base->n + 1, sizeof(*last_set));
+	bool *listed = kf_xcalloc(base->n + 1, sizeof(*listed));
+	for (size_t k = 0; k < R->nsets; k++)
+		if (R->sets[k].sym->seq < base->n)
+			last_set[R->sets[k].sym->seq] = k + 1;
 	for (kc_menu *m = menu_next(&t->rootmenu, &t->rootmenu); m;
 	     m = menu_next(m, &t->rootmenu)) {
 		kc_sym *s = m->sym;
@@ -1873,27 +2324,24 @@ static void gen_changes(gen_run *g)
 		const char *was = base_value(base, s);
 		if (same_value(s, now, was))
 			continue;
-		bool answered = false;
-		for (size_t k = R->nsets; k-- > 0 && !answered;)
-			answered = R->sets[k].sym == s;
+		size_t sr = last_set[s->seq];
 		/* a string or number that appears because its menu became
 		 * visible, at its default, is no change anyone made */
-		if (!was && !answered && s->type != S_BOOLEAN && s->type != S_TRISTATE)
+		if (!was && !sr && s->type != S_BOOLEAN && s->type != S_TRISTATE)
 			continue;
-		bool dup = false;
-		for (size_t k = 0; k < res->nchanges && !dup; k++)
-			if (!strcmp(res->changes[k].sym, s->name))
-				dup = true;
-		if (dup)
+		if (listed[s->seq])
 			continue;
+		listed[s->seq] = true;
 		KF_GROW(res->changes, res->nchanges + 1, achg);
 		kf_change *c = &res->changes[res->nchanges++];
 		memset(c, 0, sizeof(*c));
 		c->sym = s->name;
 		c->from = was ? kf_arena_strdup(res->arena, was) : "absent";
 		c->to = now ? kf_arena_strdup(res->arena, now) : "absent";
-		gen_change_why(g, s, c);
+		gen_change_why(g, s, sr ? &R->sets[sr - 1] : NULL, c);
 	}
+	free(last_set);
+	free(listed);
 }
 
 /*
@@ -1916,7 +2364,7 @@ int kf_generate(const kf_gen_opts *o, const kf_base *base, kf_gen_result *res,
 	t->calc_lazy = true;
 
 	gen_pins(&g);
-	g.held = kf_xcalloc(o->set->n + 1, sizeof(*g.held));
+	track_init(&g.R, &g.track, o->set);
 	kc_journal journal = {0};
 	t->journal = &journal;
 	t->jtag = g.R.nlog;
@@ -1931,7 +2379,7 @@ int kf_generate(const kf_gen_opts *o, const kf_base *base, kf_gen_result *res,
 	res->evaluations = (int)g.R.nlog;
 
 	rs_release(&g.R);
-	free(g.held);
+	track_release(&g.track);
 	(void)d;
 	return res->nunmet ? 1 : 0;
 }
