@@ -256,6 +256,22 @@ WEAK = [
     (re.compile(r"/manual/?$"), "a whole manual"),
     (re.compile(r"^https?://[^/\s]+/?$"), "a site's front page"),
     (re.compile(r"^Documentation/driver-api/"), "a driver-writing guide"),
+    # a project's README.md as a whole (blind sample 5: open-vm-tools' README
+    # cited for VMCI sockets it never names); a README section (#anchor) may
+    # state a claim, and systemd's README (no extension) is its requirement list
+    (re.compile(r"/README\.(md|rst|txt|markdown)$", re.I), "a README as a whole"),
+    # pages that only link the pages stating the features (sample 5: Hyper-V's
+    # "Supported Linux and FreeBSD virtual machines", cited for storvsc,
+    # netvsc, hv_utils and hv_balloon)
+    (re.compile(r"/supported-linux-and-freebsd-virtual-machines-for-hyper-v-on-windows/?$"),
+     "an overview page linking the pages that state the features"),
+]
+
+# A tutorial states what its walk-through needs, seldom why an option is
+# required (sample 5: podman's rootless tutorial as the source of PID_NS):
+# weak when it is a requirement's only source.
+WEAK_ALONE = [
+    (re.compile(r"/tutorials?/|tutorial[^/]*$", re.I), "a tutorial as the only source"),
 ]
 
 
@@ -264,7 +280,7 @@ def weak_sources(req):
     out = []
     for src in req["sources"]:
         first = src.split(" ")[0]
-        for pat, why in WEAK:
+        for pat, why in WEAK + (WEAK_ALONE if len(req["sources"]) == 1 else []):
             if pat.search(first):
                 out.append((src, why))
                 break
@@ -462,8 +478,10 @@ def main():
     o.append("6.6; `..>=7.0`: not known from 7.0 on), which `kfit profiles lint` holds")
     o.append("the requirement's range to over the kernels its profile runs on.  A")
     o.append("source that is an index page, a whole manual, a repository's or a")
-    o.append("site's front page or a driver-writing guide is WEAK: it states no claim")
-    o.append("by itself, and `--check` fails on it.  The summary also counts the")
+    o.append("site's front page, a driver-writing guide, a README as a whole (no")
+    o.append("`#section`), an overview page that only links the pages stating the")
+    o.append("features, or a tutorial as a line's only source is WEAK: it states no")
+    o.append("claim by itself, and `--check` fails on it.  The summary also counts the")
     o.append("lines whose every source is read on a moving branch (`blob/master`,")
     o.append("`main`, `latest`): true when written, they may change or go, and a tag")
     o.append("or commit is the better citation (not yet a failure).")
