@@ -12,7 +12,8 @@
 # (initramfs, systemd-boot entry: pc-install.sh).  3. That kernel booted the
 # same way, now with a FAT USB stick on the xHCI that the snapshot never
 # saw (a 16 MiB vfat image holding KFIT.TXT), and checked: every device the
-# stock kernel had bound is bound again, the stick mounts and KFIT.TXT
+# stock kernel had bound is bound again by the same driver
+# (e2e/pc-compare.sh), the stick mounts and KFIT.TXT
 # reads back, the RTC gives the time, UEFI, fbcon, keyboards, network,
 # sound, vCPUs, 0 failed units, no firmware load failure.  Results and
 # step timings in CACHE/pc/ (6.1) or CACHE/pc/kfit-TREE/ (another tree);
