@@ -528,6 +528,56 @@ static void scan_platform_drivers(scan *s, const dcpp_defs *defs, const char *te
 				   KF_ALIAS_DRIVER);
 }
 
+/* faux_device_create(NAME, ...) and faux_device_create_with_groups(NAME,
+ * ...): a device the code makes itself on the faux bus (6.16 on), where
+ * older kernels registered a platform device and driver of that name (the
+ * regulator dummy "reg-dummy"): "driver:NAME", so a machine seen on an
+ * older kernel with that driver bound gets the code that makes it on this
+ * one.  Not "platform:NAME": an unbound platform device of the name (6.1's
+ * "regulatory" of cfg80211) asks for nothing. */
+static void scan_faux_devices(scan *s, const dcpp_defs *defs, const char *text, size_t n,
+			      const owner *ow, const char *file)
+{
+	const char *w = "faux_device_create";
+	size_t wl = strlen(w);
+	for (const char *p = strstr(text, w); p; p = strstr(p + 1, w)) {
+		size_t i = (size_t)(p - text), q = i + wl;
+		if (i > 0 && (isalnum((unsigned char)text[i - 1]) || text[i - 1] == '_'))
+			continue;
+		if (!strncmp(text + q, "_with_groups", 12))
+			q += 12;
+		while (q < n && (text[q] == ' ' || text[q] == '\t'))
+			q++;
+		size_t e = q < n && text[q] == '(' ? match_brace(text, n, q, '(', ')') : 0;
+		size_t ls = i;
+		while (ls > 0 && text[ls - 1] != '\n')
+			ls--;
+		while (ls < i && (text[ls] == ' ' || text[ls] == '\t'))
+			ls++;
+		if (!e || text[ls] == '#')
+			continue;
+		bool dead;
+		char *cond = cond_at(text, i, &dead);
+		int line = line_at(text, i);
+		dcpp_toks raw = {0}, ex = {0};
+		dcpp_tokenize(text + q + 1, e - q - 2, line, &raw);
+		dcpp_expand(defs, &raw, 0, raw.n, &ex);
+		size_t z = 0;
+		for (int depth = 0; z < ex.n && !(depth == 0 && is_punct(&ex.v[z], ",")); z++)
+			depth += is_punct(&ex.v[z], "(") - is_punct(&ex.v[z], ")");
+		char *name = dead ? NULL : dcpp_eval_str(&ex, 0, z);
+		if (name && *name) {
+			char *a = kf_xasprintf("driver:%s", name);
+			scan_add_owned(s, ow, a, file, line, KF_ALIAS_DRIVER, cond);
+			free(a);
+		}
+		free(name);
+		free(cond);
+		dcpp_toks_release(&raw);
+		dcpp_toks_release(&ex);
+	}
+}
+
 /* module_cpu_feature_match(X, init): a cpu_feature table declared by the
  * macro ({ .feature = cpu_feature(X) }, exported as MODULE_DEVICE_TABLE(cpu)). */
 static void scan_cpu_feature_calls(scan *s, const dcpp_defs *defs, const char *text, size_t n,
@@ -1177,7 +1227,7 @@ static bool scan_cfile(scan *s, const char *rel)
 	    !strstr(sb.buf, "dmi_system_id") && !strstr(sb.buf, "module_cpu_feature_match") &&
 	    !strstr(sb.buf, "struct platform_driver") && !strstr(sb.buf, "struct pci_driver") &&
 	    !strstr(sb.buf, "struct usb_driver") && !strstr(sb.buf, "struct hid_driver") &&
-	    !strstr(sb.buf, "struct amba_driver"))
+	    !strstr(sb.buf, "struct amba_driver") && !strstr(sb.buf, "faux_device_create"))
 		goto out;
 	named = true;
 	char *text = sb.buf;
@@ -1228,6 +1278,7 @@ static bool scan_cfile(scan *s, const char *rel)
 	free(cdir);
 	scan_calls(s, defs, text, n, &ow, rel, mi);
 	scan_platform_drivers(s, defs, text, n, &ow, rel);
+	scan_faux_devices(s, defs, text, n, &ow, rel);
 	scan_cpu_feature_calls(s, defs, text, n, &ow, rel);
 	if (any)
 		s->db->nsources++;
@@ -1527,7 +1578,7 @@ static void scan_stamps(scan *s, kf_strbuf *out)
 }
 
 /* Bumped whenever the scanner's output changes, so old caches are redone. */
-#define SCANNER_VERSION 732 /* 39 + a driver's own <angle> headers on failed entries (i32-pc73); a number of its own while branches bump it */
+#define SCANNER_VERSION 733 /* 39 + a driver's own <angle> headers on failed entries, faux devices' names (i32-pc73); a number of its own while branches bump it */
 
 int kf_aliasdb_scan_tree(kf_aliasdb *db, const char *tree, const char *arch, bool use_cache,
 			 kf_detect_progress_fn *progress, void *ctx, kf_diags *d)
