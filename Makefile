@@ -142,9 +142,11 @@ e2e-all: e2e-deps all
 	KFIT_E2E_CACHE=$(E2E_CACHE) e2e/run-all.sh
 
 # The emulated UEFI PC (q35, OVMF, NVMe, ...): stock kernel, snapshot,
-# generate --detect, kfit build, install, boot, compare (e2e/pc-run.sh).
+# generate --detect, kfit build, install, boot with a USB stick, compare
+# (e2e/pc-run.sh).  KFIT_E2E_PC_TREE=7.3 builds from another tree (6.1).
+KFIT_E2E_PC_TREE ?= 6.1
 e2e-pc: e2e-deps all
-	KFIT_E2E_CACHE=$(E2E_CACHE) e2e/pc-run.sh
+	KFIT_E2E_CACHE=$(E2E_CACHE) KFIT_E2E_PC_TREE=$(KFIT_E2E_PC_TREE) e2e/pc-run.sh
 
 e2e-report:
 	e2e/report.sh $(E2E_CACHE) >docs/e2e.md

@@ -11,14 +11,16 @@
 # into a file.  The firmware boots systemd-boot from the ESP's removable
 # path; the guest's test unit (e2e/guest/kfit-e2e-pc-check) prints its
 # results on the serial console and writes them, the bound drivers and a
-# snapshot of the machine as a tar archive onto the results disk.
+# snapshot of the machine as a tar archive onto the results disk.  With
+# STICK, that raw image is a USB stick on the xHCI (usb-storage, opened
+# with snapshot=on), which the guest test mounts and reads.
 #
-# usage: e2e/pc-boot.sh NAME IMAGE DIR
+# usage: e2e/pc-boot.sh NAME IMAGE DIR [STICK]
 # Writes DIR/serial.log, DIR/results/ (the archive unpacked), DIR/boot.env.
 # Exit 0 when every check passed, 1 otherwise (with a report on stderr).
 set -eu
 
-name=$1 image=$2 dir=$3
+name=$1 image=$2 dir=$3 stick=${4:-}
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/qemu.sh"
 timeout=${KFIT_E2E_BOOT_TIMEOUT:-1500}
@@ -47,6 +49,10 @@ set -- -accel tcg -machine q35 -smp "$smp" -m 2048 \
 	-drive "file=$dir/results.img,if=none,id=res,format=raw" \
 	-device ide-hd,drive=res,bus=ide.0,serial=KFITRESULTS \
 	-display none -monitor none -serial "file:$log" -no-reboot
+if [ -n "$stick" ]; then
+	set -- "$@" -drive "file=$stick,if=none,id=stick,format=raw,snapshot=on" \
+		-device usb-storage,bus=xhci.0,drive=stick
+fi
 
 run_qemu "pc-boot.sh: $name" "$image" "$timeout" "$dir" "$log" "$@"
 report() { echo "pc-boot.sh: $name: $*" >&2; }

@@ -196,6 +196,11 @@ dcpp_defs *dcpp_defs_new(const dcpp_defs *parent)
 	return d;
 }
 
+void dcpp_defs_set_parent(dcpp_defs *d, const dcpp_defs *parent)
+{
+	d->parent = parent;
+}
+
 void dcpp_defs_set_limit(dcpp_defs *d, size_t limit, size_t undef_limit)
 {
 	d->limit = limit;

@@ -45,6 +45,8 @@ void dcpp_strip_comments(char *s, size_t n);
 
 /* A macro table; lookups fall back to parent. */
 dcpp_defs *dcpp_defs_new(const dcpp_defs *parent);
+/* Make lookups in d fall back to parent from now on. */
+void dcpp_defs_set_parent(dcpp_defs *d, const dcpp_defs *parent);
 void dcpp_defs_free(dcpp_defs *d);
 /* Add the #defines (and #undefs) of comment-stripped text in order, each
  * at its offset; inc hears #includes ("quoted" or <angle>) with the offset

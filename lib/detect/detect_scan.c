@@ -528,6 +528,56 @@ static void scan_platform_drivers(scan *s, const dcpp_defs *defs, const char *te
 				   KF_ALIAS_DRIVER);
 }
 
+/* faux_device_create(NAME, ...) and faux_device_create_with_groups(NAME,
+ * ...): a device the code makes itself on the faux bus (6.16 on), where
+ * older kernels registered a platform device and driver of that name (the
+ * regulator dummy "reg-dummy"): "driver:NAME", so a machine seen on an
+ * older kernel with that driver bound gets the code that makes it on this
+ * one.  Not "platform:NAME": an unbound platform device of the name (6.1's
+ * "regulatory" of cfg80211) asks for nothing. */
+static void scan_faux_devices(scan *s, const dcpp_defs *defs, const char *text, size_t n,
+			      const owner *ow, const char *file)
+{
+	const char *w = "faux_device_create";
+	size_t wl = strlen(w);
+	for (const char *p = strstr(text, w); p; p = strstr(p + 1, w)) {
+		size_t i = (size_t)(p - text), q = i + wl;
+		if (i > 0 && (isalnum((unsigned char)text[i - 1]) || text[i - 1] == '_'))
+			continue;
+		if (!strncmp(text + q, "_with_groups", 12))
+			q += 12;
+		while (q < n && (text[q] == ' ' || text[q] == '\t'))
+			q++;
+		size_t e = q < n && text[q] == '(' ? match_brace(text, n, q, '(', ')') : 0;
+		size_t ls = i;
+		while (ls > 0 && text[ls - 1] != '\n')
+			ls--;
+		while (ls < i && (text[ls] == ' ' || text[ls] == '\t'))
+			ls++;
+		if (!e || text[ls] == '#')
+			continue;
+		bool dead;
+		char *cond = cond_at(text, i, &dead);
+		int line = line_at(text, i);
+		dcpp_toks raw = {0}, ex = {0};
+		dcpp_tokenize(text + q + 1, e - q - 2, line, &raw);
+		dcpp_expand(defs, &raw, 0, raw.n, &ex);
+		size_t z = 0;
+		for (int depth = 0; z < ex.n && !(depth == 0 && is_punct(&ex.v[z], ",")); z++)
+			depth += is_punct(&ex.v[z], "(") - is_punct(&ex.v[z], ")");
+		char *name = dead ? NULL : dcpp_eval_str(&ex, 0, z);
+		if (name && *name) {
+			char *a = kf_xasprintf("driver:%s", name);
+			scan_add_owned(s, ow, a, file, line, KF_ALIAS_DRIVER, cond);
+			free(a);
+		}
+		free(name);
+		free(cond);
+		dcpp_toks_release(&raw);
+		dcpp_toks_release(&ex);
+	}
+}
+
 /* module_cpu_feature_match(X, init): a cpu_feature table declared by the
  * macro ({ .feature = cpu_feature(X) }, exported as MODULE_DEVICE_TABLE(cpu)). */
 static void scan_cpu_feature_calls(scan *s, const dcpp_defs *defs, const char *text, size_t n,
@@ -594,6 +644,30 @@ typedef struct hdrtext {
 	bool cached; /* text is the header cache's */
 } hdrtext;
 
+/* Macros every macro table of the scan has: the calls we look for stay
+ * unexpanded, gcc's compile-time checks and a few evaluated here. */
+static const char keep_macros[] = "#define MODULE_ALIAS MODULE_ALIAS\n"
+				  "#define __MODULE_INFO __MODULE_INFO\n"
+				  "#define MODULE_FIRMWARE MODULE_FIRMWARE\n"
+				  /* compile-time checks that only make sense to gcc */
+				  "#define GENMASK_INPUT_CHECK(h, l) 0\n"
+				  "#define BUILD_BUG_ON_ZERO(e) 0\n"
+				  "#define __BITS_PER_LONG 64\n"
+				  "#define BITS_PER_LONG 64\n"
+				  /* evaluated by dcpp_eval_int */
+				  "#define const_ilog2(n) __kfit_ilog2(n)\n"
+				  "#define ilog2(n) __kfit_ilog2(n)\n";
+
+/* The <angle> headers a driver includes itself (or through its own
+ * "quoted" headers) that on_include does not read: their macros are read
+ * when a table entry is not understood without them (7.3's acpi button
+ * table is ACPI_BUTTON_HID_* of <acpi/button.h>). */
+typedef struct skipped_hdrs {
+	char **v;   /* the names as included ("acpi/button.h") */
+	size_t n;   /* how many */
+	size_t a;   /* capacity */
+} skipped_hdrs;
+
 typedef struct incctx {
 	scan *s;          /* the scan */
 	dcpp_defs *defs;  /* where the header's macros go */
@@ -603,6 +677,8 @@ typedef struct incctx {
 	size_t nhdrs;     /* how many */
 	size_t ahdrs;     /* capacity */
 	const char *cdir; /* tree-relative directory of the .c file ("drivers/x/") */
+	bool angled;      /* reached through an <angle> include */
+	skipped_hdrs *skip; /* <angle> headers of the driver's own not read */
 } incctx;
 
 /* <angle> headers worth reading: ID lists (linux/usb/r8152.h,
@@ -644,8 +720,16 @@ static void on_include(const char *name, bool angle, size_t pos, void *ctx)
 	incctx *ic = ctx;
 	if (ic->depth >= 4 || (angle && strstr(name, "..")))
 		return;
-	if (angle && !angle_wanted(name))
+	if (angle && !angle_wanted(name)) {
+		if (ic->angled || !ic->skip)
+			return;
+		for (size_t i = 0; i < ic->skip->n; i++)
+			if (!strcmp(ic->skip->v[i], name))
+				return;
+		KF_GROW(ic->skip->v, ic->skip->n + 1, ic->skip->a);
+		ic->skip->v[ic->skip->n++] = kf_xstrdup(name);
 		return;
+	}
 	char *path;
 	if (angle) {
 		/* as the kernel's -I order: include, arch include, and their uapi */
@@ -691,6 +775,7 @@ static void on_include(const char *name, bool angle, size_t pos, void *ctx)
 	    ((cached = hdr_text(ic->s, path, &htext, &len)) || htext)) {
 		incctx sub = *ic;
 		sub.depth++;
+		sub.angled = ic->angled || angle;
 		char *sl = strrchr(path, '/');
 		sub.dir = kf_xstrndup(path, (size_t)(sl - path));
 		size_t old = dcpp_defs_set_pos_base(ic->defs, pos);
@@ -1055,6 +1140,118 @@ static void mark_requests_firmware(scan *s, const char *rel)
 	owner_release(&ow);
 }
 
+/* The ID tables of a .c file and of the headers ic read for it. */
+static bool scan_file_tables(scan *s, dcpp_defs *defs, const char *text, size_t n,
+			     const owner *ow, const char *rel, const incctx *ic)
+{
+	macro_tables mts = {NULL, 0, 0};
+	bool any = scan_tables_in(s, defs, text, n, text, ow, rel, ic->dir, true, &mts);
+	for (size_t h = 0; h < ic->nhdrs; h++) {
+		char *hd = kf_xasprintf("%s/%s", s->tree, ic->hdrs[h].rel);
+		*strrchr(hd, '/') = 0;
+		any |= scan_tables_in(s, defs, ic->hdrs[h].text, ic->hdrs[h].len, text, ow,
+				      ic->hdrs[h].rel, hd, false, &mts);
+		free(hd);
+	}
+	/* tables declared by a macro: where the macro is used */
+	dcpp_defs_set_limit(defs, SIZE_MAX, SIZE_MAX);
+	for (size_t m = 0; m < mts.n; m++) {
+		size_t use = macro_use(text, n, mts.v[m].macro);
+		if (use != SIZE_MAX) {
+			any |= scan_macro_table(s, defs, &mts.v[m], text, n, use, ow, rel, ic->dir);
+		} else {
+			for (size_t h = 0; h < ic->nhdrs; h++) {
+				use = macro_use(ic->hdrs[h].text, ic->hdrs[h].len, mts.v[m].macro);
+				if (use == SIZE_MAX)
+					continue;
+				char *hd = kf_xasprintf("%s/%s", s->tree, ic->hdrs[h].rel);
+				*strrchr(hd, '/') = 0;
+				any |= scan_macro_table(s, defs, &mts.v[m], ic->hdrs[h].text,
+							ic->hdrs[h].len, use, ow, ic->hdrs[h].rel, hd);
+				free(hd);
+				break;
+			}
+		}
+		free(mts.v[m].name);
+		free(mts.v[m].macro);
+	}
+	free(mts.v);
+	return any;
+}
+
+/* A header beside which others are read, for their macros. */
+typedef struct xhdr {
+	scan *s;          /* the scan */
+	dcpp_defs *defs;  /* where the macros go */
+	const char *path; /* the header (absolute) */
+	int depth;        /* quoted includes followed to reach it */
+} xhdr;
+
+static bool collect_more(scan *s, dcpp_defs *defs, const char *path, int depth);
+
+/* A quoted #include of such a header: the one beside it, two levels deep
+ * (as global_include). */
+static void more_include(const char *name, bool angle, size_t pos, void *ctx)
+{
+	const xhdr *g = ctx;
+	if (angle || g->depth >= 2 || strstr(name, ".."))
+		return;
+	const char *sl = strrchr(g->path, '/');
+	char *path = kf_xasprintf("%.*s/%s", (int)(sl - g->path), g->path, name);
+	collect_more(g->s, g->defs, path, g->depth + 1);
+	free(path);
+}
+
+/* The #defines of the header at path into defs; false when it is not there. */
+static bool collect_more(scan *s, dcpp_defs *defs, const char *path, int depth)
+{
+	char *text;
+	size_t len;
+	if (hdr_kind(s, path) != HDR_FILE)
+		return false;
+	bool cached = hdr_text(s, path, &text, &len);
+	if (!text)
+		return false;
+	xhdr g = {s, defs, path, depth};
+	dcpp_collect(defs, text, len, more_include, &g);
+	if (!cached)
+		free(text);
+	return true;
+}
+
+/* The macros of the skipped <angle> headers (in the kernel's -I order, with
+ * the headers beside them they include by quoted name) as a layer over
+ * s->global, the calls the scan looks for kept unexpanded; NULL when none
+ * of them is in the tree. */
+static dcpp_defs *skipped_defs(scan *s, const skipped_hdrs *skip)
+{
+	static const char *const dirs[] = {"include/", "arch/%s/include/", "include/uapi/",
+					   "arch/%s/include/uapi/"};
+	dcpp_defs *more = dcpp_defs_new(s->global);
+	bool found = false;
+	for (size_t i = 0; i < skip->n; i++) {
+		if (strstr(skip->v[i], ".."))
+			continue;
+		for (size_t k = 0; k < sizeof(dirs) / sizeof(dirs[0]); k++) {
+			char *dir = kf_xasprintf(dirs[k], s->arch);
+			char *path = kf_xasprintf("%s/%s%s", s->tree, dir, skip->v[i]);
+			bool got = collect_more(s, more, path, 0);
+			free(dir);
+			free(path);
+			if (got) {
+				found = true;
+				break;
+			}
+		}
+	}
+	if (!found) {
+		dcpp_defs_free(more);
+		return NULL;
+	}
+	dcpp_collect(more, keep_macros, sizeof(keep_macros) - 1, NULL, NULL);
+	return more;
+}
+
 /* Scan one .c file; true when it names a device table, an alias or a
  * driver (what the first test looks for). */
 static bool scan_cfile(scan *s, const char *rel)
@@ -1074,7 +1271,7 @@ static bool scan_cfile(scan *s, const char *rel)
 	    !strstr(sb.buf, "dmi_system_id") && !strstr(sb.buf, "module_cpu_feature_match") &&
 	    !strstr(sb.buf, "struct platform_driver") && !strstr(sb.buf, "struct pci_driver") &&
 	    !strstr(sb.buf, "struct usb_driver") && !strstr(sb.buf, "struct hid_driver") &&
-	    !strstr(sb.buf, "struct amba_driver")) {
+	    !strstr(sb.buf, "struct amba_driver") && !strstr(sb.buf, "faux_device_create")) {
 		if (reqfw) {
 			/* its flag is in the cache: an edit must be seen */
 			mark_requests_firmware(s, rel);
@@ -1102,42 +1299,26 @@ static bool scan_cfile(scan *s, const char *rel)
 	free(km);
 	char *cdir = kf_xstrdup(rel);
 	*(strrchr(cdir, '/') + 1) = 0;
-	incctx ic = {s, defs, NULL, 0, NULL, 0, 0, cdir};
+	incctx ic = {s, defs, NULL, 0, NULL, 0, 0, cdir, false, NULL};
 	char *sl = strrchr(abs, '/');
 	ic.dir = kf_xstrndup(abs, (size_t)(sl - abs));
+	skipped_hdrs skip = {NULL, 0, 0};
+	ic.skip = &skip;
 	dcpp_collect(defs, text, n, on_include, &ic);
-	macro_tables mts = {NULL, 0, 0};
-	bool any = scan_tables_in(s, defs, text, n, text, &ow, rel, ic.dir, true, &mts);
-	for (size_t h = 0; h < ic.nhdrs; h++) {
-		char *hd = kf_xasprintf("%s/%s", s->tree, ic.hdrs[h].rel);
-		*strrchr(hd, '/') = 0;
-		any |= scan_tables_in(s, defs, ic.hdrs[h].text, ic.hdrs[h].len, text, &ow,
-				      ic.hdrs[h].rel, hd, false, &mts);
-		free(hd);
+	size_t naliases = s->db->naliases, failed = s->failed_entries;
+	bool any = scan_file_tables(s, defs, text, n, &ow, rel, &ic);
+	/* entries not understood: again with the driver's other headers */
+	dcpp_defs *more = s->failed_entries > failed ? skipped_defs(s, &skip) : NULL;
+	if (more) {
+		s->db->naliases = naliases;
+		s->failed_entries = failed;
+		dcpp_defs_set_parent(defs, more);
+		any = scan_file_tables(s, defs, text, n, &ow, rel, &ic);
+		dcpp_defs_set_parent(defs, s->global);
 	}
-	/* tables declared by a macro: where the macro is used */
-	dcpp_defs_set_limit(defs, SIZE_MAX, SIZE_MAX);
-	for (size_t m = 0; m < mts.n; m++) {
-		size_t use = macro_use(text, n, mts.v[m].macro);
-		if (use != SIZE_MAX) {
-			any |= scan_macro_table(s, defs, &mts.v[m], text, n, use, &ow, rel, ic.dir);
-		} else {
-			for (size_t h = 0; h < ic.nhdrs; h++) {
-				use = macro_use(ic.hdrs[h].text, ic.hdrs[h].len, mts.v[m].macro);
-				if (use == SIZE_MAX)
-					continue;
-				char *hd = kf_xasprintf("%s/%s", s->tree, ic.hdrs[h].rel);
-				*strrchr(hd, '/') = 0;
-				any |= scan_macro_table(s, defs, &mts.v[m], ic.hdrs[h].text,
-							ic.hdrs[h].len, use, &ow, ic.hdrs[h].rel, hd);
-				free(hd);
-				break;
-			}
-		}
-		free(mts.v[m].name);
-		free(mts.v[m].macro);
-	}
-	free(mts.v);
+	for (size_t i = 0; i < skip.n; i++)
+		free(skip.v[i]);
+	free(skip.v);
 	for (size_t h = 0; h < ic.nhdrs; h++) {
 		free(ic.hdrs[h].rel);
 		if (!ic.hdrs[h].cached)
@@ -1148,10 +1329,12 @@ static bool scan_cfile(scan *s, const char *rel)
 	free(cdir);
 	scan_calls(s, defs, text, n, &ow, rel, mi);
 	scan_platform_drivers(s, defs, text, n, &ow, rel);
+	scan_faux_devices(s, defs, text, n, &ow, rel);
 	scan_cpu_feature_calls(s, defs, text, n, &ow, rel);
 	if (any)
 		s->db->nsources++;
 	dcpp_defs_free(defs);
+	dcpp_defs_free(more);
 	owner_release(&ow);
 out:
 	kf_strbuf_release(&sb);
@@ -1292,18 +1475,6 @@ static void load_global(scan *s)
 	s->global = dcpp_defs_new(NULL);
 	for (size_t i = 0; i < sizeof(hdrs) / sizeof(hdrs[0]); i++)
 		collect_header(s, hdrs[i]);
-	/* the calls we look for must stay unexpanded */
-	static const char keep[] = "#define MODULE_ALIAS MODULE_ALIAS\n"
-				   "#define __MODULE_INFO __MODULE_INFO\n"
-				   "#define MODULE_FIRMWARE MODULE_FIRMWARE\n"
-				   /* compile-time checks that only make sense to gcc */
-				   "#define GENMASK_INPUT_CHECK(h, l) 0\n"
-				   "#define BUILD_BUG_ON_ZERO(e) 0\n"
-				   "#define __BITS_PER_LONG 64\n"
-				   "#define BITS_PER_LONG 64\n"
-				   /* evaluated by dcpp_eval_int */
-				   "#define const_ilog2(n) __kfit_ilog2(n)\n"
-				   "#define ilog2(n) __kfit_ilog2(n)\n";
 	/* cpu_feature(X) of the other architectures (arm64: KERNEL_HWCAP_X) */
 	if (strcmp(s->arch, "x86")) {
 		static const char *const ahdrs[] = {"arch/%s/include/uapi/asm/hwcap.h",
@@ -1315,7 +1486,7 @@ static void load_global(scan *s)
 			free(rel);
 		}
 	}
-	dcpp_collect(s->global, keep, sizeof(keep) - 1, NULL, NULL);
+	dcpp_collect(s->global, keep_macros, sizeof(keep_macros) - 1, NULL, NULL);
 	/* enum dmi_field's values, for dmi_system_id tables */
 	for (size_t i = 0; i < sizeof(id_dmi_names) / sizeof(id_dmi_names[0]); i++) {
 		dcpp_toks raw = {0}, ex = {0};
@@ -1458,7 +1629,7 @@ static void scan_stamps(scan *s, kf_strbuf *out)
 }
 
 /* Bumped whenever the scanner's output changes, so old caches are redone. */
-#define SCANNER_VERSION 41 /* 40 (device-id headers, amba) + requests_firmware */
+#define SCANNER_VERSION 42 /* 41 + a driver's own <angle> headers on failed entries, faux devices' names */
 
 int kf_aliasdb_scan_tree(kf_aliasdb *db, const char *tree, const char *arch, bool use_cache,
 			 kf_detect_progress_fn *progress, void *ctx, kf_diags *d)
