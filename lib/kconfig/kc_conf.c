@@ -438,6 +438,8 @@ static void print_symbol(kc_tree *t, kf_strbuf *out, kc_sym *sym,
 	if (sym->type == S_UNKNOWN)
 		return;
 	val = sym_get_string_value(t, sym);
+	if (!val)
+		val = ""; /* an int/hex/string with no value at all (a malformed choice) */
 	if ((sym->type == S_BOOLEAN || sym->type == S_TRISTATE) &&
 	    output_n != OUTPUT_N && *val == 'n') {
 		if (output_n == OUTPUT_N_AS_UNSET)
