@@ -13,7 +13,9 @@
 # faux reg-dummy, driver faux_driver).  A stock device not found on its
 # bus is "moved" when the kfit boot has a bound device of the same name on
 # another bus (shown with both drivers: built-in drivers of most buses
-# have no module link, so the module cannot tell).  A driver name may hold
+# have no module link, so the module cannot tell), or else when the same
+# driver is bound to a device of another bus that no stock device has
+# (7.3's rtc_cmos on platform PNP0B00:00, 6.1's on pnp 00:04).  A driver name may hold
 # a space (6.1's PNP "i8042 kbd"): the module is the last column of a
 # four-column list.
 #
@@ -62,6 +64,12 @@ awk 'function key(bus, dev, seen) {
 				if (c == "" || c in s || c in used) continue
 				hit = c
 				break
+			}
+			if (hit == "") {
+				bus = d; sub(/ .*/, "", bus)
+				for (c in k)
+					if (!(c in s) && !(c in used) && index(c, bus " ") != 1 &&
+					    same(s[d], sm[d], k[c], km[c])) { hit = c; break }
 			}
 			if (hit != "") {
 				printf "moved: %s (stock: %s) -> %s (kfit: %s, module %s)\n", d, s[d], hit, k[hit], km[hit]
