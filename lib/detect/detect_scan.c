@@ -528,6 +528,22 @@ static void scan_platform_drivers(scan *s, const dcpp_defs *defs, const char *te
 				   KF_ALIAS_DRIVER);
 }
 
+/* The call whose name starts at i and ends at *q: *q moved past the
+ * blanks to its '(', and the end of its arguments (past the ')'); 0 when
+ * no argument list follows or the line is a preprocessor line (#define). */
+static size_t call_args(const char *text, size_t n, size_t i, size_t *q)
+{
+	while (*q < n && (text[*q] == ' ' || text[*q] == '\t'))
+		(*q)++;
+	size_t e = *q < n && text[*q] == '(' ? match_brace(text, n, *q, '(', ')') : 0;
+	size_t ls = i;
+	while (ls > 0 && text[ls - 1] != '\n')
+		ls--;
+	while (ls < i && (text[ls] == ' ' || text[ls] == '\t'))
+		ls++;
+	return text[ls] == '#' ? 0 : e;
+}
+
 /* faux_device_create(NAME, ...) and faux_device_create_with_groups(NAME,
  * ...): a device the code makes itself on the faux bus (6.16 on), where
  * older kernels registered a platform device and driver of that name (the
@@ -546,15 +562,8 @@ static void scan_faux_devices(scan *s, const dcpp_defs *defs, const char *text, 
 			continue;
 		if (!strncmp(text + q, "_with_groups", 12))
 			q += 12;
-		while (q < n && (text[q] == ' ' || text[q] == '\t'))
-			q++;
-		size_t e = q < n && text[q] == '(' ? match_brace(text, n, q, '(', ')') : 0;
-		size_t ls = i;
-		while (ls > 0 && text[ls - 1] != '\n')
-			ls--;
-		while (ls < i && (text[ls] == ' ' || text[ls] == '\t'))
-			ls++;
-		if (!e || text[ls] == '#')
+		size_t e = call_args(text, n, i, &q);
+		if (!e)
 			continue;
 		bool dead;
 		char *cond = cond_at(text, i, &dead);
@@ -591,15 +600,8 @@ static void scan_cpu_feature_calls(scan *s, const dcpp_defs *defs, const char *t
 		    isalnum((unsigned char)text[i + wl]) || text[i + wl] == '_')
 			continue;
 		size_t q = i + wl;
-		while (q < n && (text[q] == ' ' || text[q] == '\t'))
-			q++;
-		size_t e = q < n && text[q] == '(' ? match_brace(text, n, q, '(', ')') : 0;
-		size_t ls = i;
-		while (ls > 0 && text[ls - 1] != '\n')
-			ls--;
-		while (ls < i && (text[ls] == ' ' || text[ls] == '\t'))
-			ls++;
-		if (!e || text[ls] == '#')
+		size_t e = call_args(text, n, i, &q);
+		if (!e)
 			continue;
 		bool dead;
 		char *cond = cond_at(text, i, &dead);
