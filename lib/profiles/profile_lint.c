@@ -200,6 +200,14 @@ static bool alone(const prof_req *r, size_t k)
 	return (k == 0 || r->alts[k - 1].group != r->alts[k].group) && prof_group_end(r, k) == k + 1;
 }
 
+/* Is a wanted off (n, absent, or an empty string): a symbol that need
+ * not exist for it to hold? */
+static bool alt_wants_off(const prof_alt *a)
+{
+	return a->want == PROF_WANT_OFF || a->want == PROF_WANT_LACKS ||
+	       (a->want == PROF_WANT_STRING && !*a->value);
+}
+
 static void lint_tree(prof_db *db, const prof_set *s, const prof_lint_tree *t, kf_diags *out)
 {
 	char vb[16];
@@ -253,8 +261,7 @@ static void lint_tree(prof_db *db, const prof_set *s, const prof_lint_tree *t, k
 			bool all = true;
 			for (size_t k = g; k < e; k++) {
 				const prof_alt *a = &r->alts[k];
-				bool off = a->want == PROF_WANT_OFF || a->want == PROF_WANT_LACKS ||
-					   (a->want == PROF_WANT_STRING && !*a->value);
+				bool off = alt_wants_off(a);
 				if (!off)
 					all_off = false;
 				/* one symbol: it must exist, as before groups */
@@ -376,8 +383,7 @@ static void lint_req_history(prof_db *db, const prof_profile *p, const prof_set 
 			bool all = true;
 			for (size_t k = g; k < e; k++) {
 				const prof_alt *a = &r->alts[k];
-				bool off = a->want == PROF_WANT_OFF || a->want == PROF_WANT_LACKS ||
-					   (a->want == PROF_WANT_STRING && !*a->value);
+				bool off = alt_wants_off(a);
 				if (!off)
 					all_off = false;
 				bool known;
