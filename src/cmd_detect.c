@@ -52,8 +52,10 @@ static const cli_opt detect_opts[] = {
 	CLI_OPT_STR("--config", NULL, "FILE", detect_args, config,
 		    "with --aliases: only the entries a kernel built with\n"
 		    "the .config FILE has (their #if CONFIG_ conditions)"),
-	CLI_OPT_PROFILE("-p", "NAME", detect_args, po, NULL),
-	CLI_OPT_LOCAL(detect_args, po, NULL),
+	CLI_OPT_PROFILE("-p, --profile", "NAME", detect_args, po,
+			"a profile generate would be given: listed first among\n"
+			"the profiles (a distro given replaces the detected one)"),
+	CLI_OPT_LOCAL(detect_args, po, "a local profile file, the same way"),
 	CLI_OPT_TABLE_END,
 };
 
@@ -61,6 +63,7 @@ const cli_spec cmd_detect_spec = {
 	.cmd = "detect",
 	.head = "usage: kfit detect [-k TREE] [-a ARCH] [--root DIR] [--json]\n"
 		"                   [--no-modules-alias] [--no-cache] [--profiles DIR]\n"
+		"                   [-p NAME]... [--local FILE]...\n"
 		"                   [--aliases [--config FILE]]\n"
 		"\n"
 		"Find out what the machine is and what it has: the distro release (from\n"
@@ -93,7 +96,8 @@ static const char *initramfs_name(int v)
 	return v == PROF_INITRAMFS_YES ? "yes" : v == PROF_INITRAMFS_NO ? "no" : "unknown";
 }
 
-static void text_report(kf_strbuf *sb, const kf_detect *det, const kf_aliasdb *db)
+static void text_report(kf_strbuf *sb, const kf_detect *det, const kf_det_profile *prof,
+			size_t nprof, const kf_aliasdb *db)
 {
 	kf_strbuf_addstr(sb, "machine\n");
 	kf_strbuf_addf(sb, "  os:             %s (ID=%s VERSION_ID=%s)\n", orempty(det->os_pretty),
@@ -122,9 +126,9 @@ static void text_report(kf_strbuf *sb, const kf_detect *det, const kf_aliasdb *d
 	kf_strbuf_addf(sb, "  kernel:         %s (running config: %s)\n", orempty(det->kernel_release),
 		       orempty(det->running_config));
 	kf_strbuf_addstr(sb, "profiles\n");
-	for (size_t i = 0; i < det->nprofiles; i++)
-		kf_strbuf_addf(sb, "  %-20s %-9s %s\n", det->profiles[i].name,
-			       prof_kind_name(det->profiles[i].kind), det->profiles[i].reason);
+	for (size_t i = 0; i < nprof; i++)
+		kf_strbuf_addf(sb, "  %-20s %-9s %s\n", prof[i].name, prof_kind_name(prof[i].kind),
+			       prof[i].reason);
 	size_t matched = det->ndevices - det->unmatched;
 	kf_strbuf_addf(sb, "devices (%zu, %zu claimed by a driver", det->ndevices, matched);
 	if (db && db->kernelversion)
@@ -154,7 +158,8 @@ static void text_report(kf_strbuf *sb, const kf_detect *det, const kf_aliasdb *d
 			mine = kf_aliasdb_is_bound_module(db, dv->bound, dv->modules[k]);
 		if (dv->bound && db && !mine && dv->map != KF_MAP_MISSING)
 			kf_strbuf_addf(sb, "    the bound driver %s is not one the tree builds "
-					   "(an out-of-tree module)\n", dv->bound);
+					   "(out of tree, or renamed since the machine's kernel)\n",
+				       dv->bound);
 		for (size_t k = 0; k < dv->nmodules; k++)
 			kf_strbuf_addf(sb, "    → %s%s%s\n", dv->modules[k],
 				       dv->symbols[k] ? " → CONFIG_" : " (always built)",
@@ -179,7 +184,8 @@ static void text_report(kf_strbuf *sb, const kf_detect *det, const kf_aliasdb *d
 	}
 }
 
-static void json_report(kf_strbuf *sb, const kf_detect *det, const kf_aliasdb *db, const char *tree)
+static void json_report(kf_strbuf *sb, const kf_detect *det, const kf_det_profile *prof,
+			size_t nprof, const kf_aliasdb *db, const char *tree)
 {
 	kf_json j;
 	kf_json_init(&j, sb, KF_JSON_SPACED);
@@ -229,12 +235,12 @@ static void json_report(kf_strbuf *sb, const kf_detect *det, const kf_aliasdb *d
 	kf_json_line(&j, " ");
 	kf_json_key(&j, "profiles");
 	kf_json_begin_array(&j);
-	for (size_t i = 0; i < det->nprofiles; i++) {
+	for (size_t i = 0; i < nprof; i++) {
 		kf_json_line(&j, "  ");
 		kf_json_begin_object(&j);
-		kf_json_kstr(&j, "name", det->profiles[i].name);
-		kf_json_kstr(&j, "kind", prof_kind_name(det->profiles[i].kind));
-		kf_json_kstr(&j, "reason", det->profiles[i].reason);
+		kf_json_kstr(&j, "name", prof[i].name);
+		kf_json_kstr(&j, "kind", prof_kind_name(prof[i].kind));
+		kf_json_kstr(&j, "reason", prof[i].reason);
 		kf_json_end_object(&j);
 	}
 	kf_json_end_array(&j);
@@ -312,20 +318,68 @@ static int print_aliases(const detect_args *a, const kf_aliasdb *db, kf_diags *d
 	return KF_EXIT_OK;
 }
 
+/* Every name given with -p is a profile of pdb (errors printed if not). */
+static bool names_known(const prof_db *pdb, const profcli_opts *po)
+{
+	kf_diags d = KF_DIAGS_INIT;
+	for (size_t i = 0; i < po->nnames; i++) {
+		long param;
+		prof_db_find(pdb, po->names[i], &param, &d);
+	}
+	cli_print_diags(&d);
+	bool ok = !d.n;
+	kf_diags_release(&d);
+	return ok;
+}
+
+/*
+ * The profiles generate --detect would use with the same -p and --local:
+ * those given first, then the detected ones kf_detect_added keeps (a
+ * distro given replaces the detected one).  An array the caller frees.
+ */
+static kf_det_profile *chosen_profiles(const kf_detect *det, const prof_db *pdb,
+				       const profcli_opts *po, size_t *n)
+{
+	kf_det_profile *out = kf_xcalloc(po->nnames + det->nprofiles + 1, sizeof(*out));
+	size_t k = 0;
+	for (size_t i = 0; i < po->nnames; i++) {
+		long param;
+		const prof_profile *pp = prof_db_find(pdb, po->names[i], &param, NULL);
+		out[k++] = (kf_det_profile){po->names[i], pp ? pp->kind : PROF_KIND_FEATURE,
+					    "given with -p or --local"};
+	}
+	const kf_det_profile **add = kf_xcalloc(det->nprofiles + 1, sizeof(*add));
+	size_t nadd = kf_detect_added(det, pdb, po->names, po->nnames, add);
+	for (size_t i = 0; i < nadd; i++)
+		out[k++] = *add[i];
+	free(add);
+	*n = k;
+	return out;
+}
+
 /* Detection itself and its report: the exit status. */
 static int detect_report(detect_args *a, const char *tree, kf_aliasdb *db, kf_diags *d)
 {
 	int rc = KF_EXIT_BAD;
+	a->po.root = a->root;
 	prof_db *pdb = profcli_load(&a->po);
+	if (a->po.nnames && (!pdb || !names_known(pdb, &a->po))) {
+		if (pdb)
+			prof_db_free(pdb);
+		return KF_EXIT_BAD;
+	}
 	kf_detect_opts o = {a->root, db, pdb, !a->no_ma};
 	kf_detect *det = kf_detect_run(&o, d);
 	cli_print_diags(d);
 	if (det) {
 		kf_strbuf sb = KF_STRBUF_INIT;
+		size_t nprof;
+		kf_det_profile *prof = chosen_profiles(det, pdb, &a->po, &nprof);
 		if (a->json)
-			json_report(&sb, det, tree ? db : NULL, tree);
+			json_report(&sb, det, prof, nprof, tree ? db : NULL, tree);
 		else
-			text_report(&sb, det, tree ? db : NULL);
+			text_report(&sb, det, prof, nprof, tree ? db : NULL);
+		free(prof);
 		/* os-release's names, DMI strings, profile reasons are data */
 		cli_put_text(kf_strbuf_str(&sb), stdout);
 		kf_strbuf_release(&sb);
