@@ -513,16 +513,22 @@ static void scan_named_drivers(scan *s, const dcpp_defs *defs, const char *text,
 	}
 }
 
-/* Platform drivers match devices by name; PCI, USB, HID and AMBA drivers
- * are known by theirs in a device's driver link. */
+/* Platform drivers match devices by name; the drivers of other buses are
+ * known by theirs in a device's driver link, which is often not the
+ * module's name (sd_mod's SCSI driver is "sd", rtc_cmos's PNP driver
+ * "rtc_cmos", virtio_blk's "virtio_blk"): a file of such a driver has a
+ * device table or a MODULE_ALIAS, so the file filter lets it through. */
 static void scan_platform_drivers(scan *s, const dcpp_defs *defs, const char *text, size_t n,
 				  const owner *ow, const char *file)
 {
 	scan_named_drivers(s, defs, text, n, ow, file, "struct platform_driver", "platform:%s",
 			   KF_ALIAS_DRVNAME);
-	static const char *const bus[] = {"struct pci_driver", "struct usb_driver",
-					  "struct hid_driver", "struct platform_driver",
-					  "struct amba_driver"};
+	static const char *const bus[] = {
+		"struct pci_driver",  "struct usb_driver",   "struct hid_driver",
+		"struct platform_driver", "struct amba_driver", "struct scsi_driver",
+		"struct acpi_driver", "struct serio_driver", "struct virtio_driver",
+		"struct pnp_driver",  "struct sdio_driver",  "struct i2c_driver",
+		"struct spi_driver"};
 	for (size_t k = 0; k < sizeof(bus) / sizeof(bus[0]); k++)
 		scan_named_drivers(s, defs, text, n, ow, file, bus[k], "driver:%s",
 				   KF_ALIAS_DRIVER);
@@ -1631,7 +1637,7 @@ static void scan_stamps(scan *s, kf_strbuf *out)
 }
 
 /* Bumped whenever the scanner's output changes, so old caches are redone. */
-#define SCANNER_VERSION 42 /* 41 + a driver's own <angle> headers on failed entries, faux devices' names */
+#define SCANNER_VERSION 43 /* 42 + driver names of SCSI, ACPI, serio, virtio, PNP, SDIO, I2C, SPI drivers */
 
 int kf_aliasdb_scan_tree(kf_aliasdb *db, const char *tree, const char *arch, bool use_cache,
 			 kf_detect_progress_fn *progress, void *ctx, kf_diags *d)
