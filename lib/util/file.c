@@ -343,24 +343,22 @@ int write_atomic(const char *path, const void *data, size_t len,
 					 (long)getpid());
 	char *tmpl = kf_xasprintf("%s-XXXXXX", tmpl_prefix);
 	free(dup);
+	const char *what; /* the failed step, for the message */
+	int e;
+	char *oldtmp = NULL;
 	int fd = mkstemp(tmpl);
 	if (fd < 0) {
+		e = errno;
 		kf_diag_add(d, KF_ERROR, path, 0, 0,
 			    "cannot create a temporary file beside it: %s",
-			    strerror(errno));
-		free(tmpl);
-		free(tmpl_prefix);
-		return -1;
+			    strerror(e));
+		goto out_fail;
 	}
 	if (write_all(fd, data, len) < 0 || fsync(fd) < 0) {
-		int e = errno;
+		e = errno;
 		close(fd);
-		unlink(tmpl);
-		kf_diag_add(d, KF_ERROR, path, 0, 0, "cannot write: %s",
-			    strerror(e));
-		free(tmpl);
-		free(tmpl_prefix);
-		return -1;
+		what = "cannot write";
+		goto fail;
 	}
 	/* keep the mode of the file being replaced, else 0644 & ~umask */
 	mode_t mode;
@@ -375,13 +373,9 @@ int write_atomic(const char *path, const void *data, size_t len,
 	}
 	fchmod(fd, mode);
 	if (close(fd) < 0) {
-		int e = errno;
-		unlink(tmpl);
-		kf_diag_add(d, KF_ERROR, path, 0, 0, "cannot write: %s",
-			    strerror(e));
-		free(tmpl);
-		free(tmpl_prefix);
-		return -1;
+		e = errno;
+		what = "cannot write";
+		goto fail;
 	}
 	/*
 	 * The old file goes to FILE.old only once the new one is in place:
@@ -391,7 +385,6 @@ int write_atomic(const char *path, const void *data, size_t len,
 	 * complete at every moment, and a failed write changes nothing, not
 	 * even FILE.old.
 	 */
-	char *oldtmp = NULL;
 	if (have && keep_old) {
 		oldtmp = kf_xasprintf("%s-XXXXXX", tmpl_prefix);
 		int ofd = mkstemp(oldtmp);
@@ -421,16 +414,9 @@ int write_atomic(const char *path, const void *data, size_t len,
 		}
 	}
 	if (rename(tmpl, path) < 0) {
-		int e = errno;
-		unlink(tmpl);
-		if (oldtmp)
-			unlink(oldtmp);
-		free(oldtmp);
-		kf_diag_add(d, KF_ERROR, path, 0, 0, "cannot rename into place: %s",
-			    strerror(e));
-		free(tmpl);
-		free(tmpl_prefix);
-		return -1;
+		e = errno;
+		what = "cannot rename into place";
+		goto fail;
 	}
 	if (oldtmp) {
 		char *old = kf_xasprintf("%s.old", path);
@@ -442,6 +428,17 @@ int write_atomic(const char *path, const void *data, size_t len,
 	free(tmpl);
 	free(tmpl_prefix);
 	return 0;
+
+fail:
+	unlink(tmpl);
+	if (oldtmp)
+		unlink(oldtmp);
+	free(oldtmp);
+	kf_diag_add(d, KF_ERROR, path, 0, 0, "%s: %s", what, strerror(e));
+out_fail:
+	free(tmpl);
+	free(tmpl_prefix);
+	return -1;
 }
 
 bool kf_is_dir(const char *path)
