@@ -85,6 +85,8 @@ def pinned_copy(url):
             ("lxc-checkconfig", "lxc-checkconfig.in"),
         "https://gitweb.gentoo.org/proj/linux-patches.git/tree/4567_distro-Gentoo-Kconfig.patch":
             ("Gentoo Kconfig patch", "gentoo-4567_distro-Gentoo-Kconfig.patch"),
+        "https://github.com/jessesimpson36/linux-patches/blob/1a5d2fd0f3bd79bfd48931a66769eb206c2007ea/4567_distro-Gentoo-Kconfig.patch":
+            ("Gentoo Kconfig patch", "gentoo-4567_distro-Gentoo-Kconfig.patch"),
     }
     if url in fixed:
         label, f = fixed[url]

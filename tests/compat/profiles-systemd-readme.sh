@@ -35,7 +35,10 @@
 #   README lags the code (LAGS): items a README still lists after systemd
 #     stopped needing them, per version: CRYPTO_* in v250-v251 (the kernel
 #     crypto API use went in v250, commit 1fc8d0c9dd; README caught up in
-#     v252, commit 2c3794f422)
+#     v252, commit 2c3794f422); EFI_VARS in v208-v211, which systemd never
+#     read ("systemd does not need or use CONFIG_EFI_VARS anywhere, this
+#     should be CONFIG_EFIVAR_FS instead", commit f33016ff8b, v212): the
+#     profile recommends EFIVAR_FS for every version
 #   README typos (TYPO): "CONFIG_{TMPFS,EXT4,...}_POSIX_ACL" in v220-v236
 #     means EXT4_FS_POSIX_ACL (v237 corrected it)
 #   Required by consequence where the README says "required for <feature>"
@@ -52,7 +55,8 @@ DATA=${KFIT_REQUIREMENTS:-$ROOT/tests/data/requirements}
 cd "$ROOT" || exit 2
 SKIP=" SCHEDSTATS SCHED_DEBUG "
 LAGS="250:CRYPTO_USER_API_HASH 250:CRYPTO_HMAC 250:CRYPTO_SHA256
-251:CRYPTO_USER_API_HASH 251:CRYPTO_HMAC 251:CRYPTO_SHA256"
+251:CRYPTO_USER_API_HASH 251:CRYPTO_HMAC 251:CRYPTO_SHA256
+208:EFI_VARS 209:EFI_VARS 210:EFI_VARS 211:EFI_VARS"
 declare -A TYPO=([EXT4_POSIX_ACL]=EXT4_FS_POSIX_ACL)
 STRICTER="212-235:NET_NS 243-999:BASE_FULL 243-999:BASE_SMALL=n"
 
