@@ -83,6 +83,11 @@ def pinned_copy(url):
             ("moby check-config.sh", "moby-check-config.sh"),
         "https://github.com/lxc/lxc/blob/main/src/lxc/cmd/lxc-checkconfig.in":
             ("lxc-checkconfig", "lxc-checkconfig.in"),
+        # the commits the pinned copies were taken from (tests/data/requirements/SOURCES.md)
+        "https://github.com/moby/moby/blob/b985e2313a8676e18072b442911fc8f64f17d440/contrib/check-config.sh":
+            ("moby check-config.sh", "moby-check-config.sh"),
+        "https://github.com/lxc/lxc/blob/e7b855a51b81a6a562d121aa60e8581993beb203/src/lxc/cmd/lxc-checkconfig.in":
+            ("lxc-checkconfig", "lxc-checkconfig.in"),
         "https://gitweb.gentoo.org/proj/linux-patches.git/tree/4567_distro-Gentoo-Kconfig.patch":
             ("Gentoo Kconfig patch", "gentoo-4567_distro-Gentoo-Kconfig.patch"),
         "https://github.com/jessesimpson36/linux-patches/blob/1a5d2fd0f3bd79bfd48931a66769eb206c2007ea/4567_distro-Gentoo-Kconfig.patch":

@@ -23,7 +23,9 @@
 # those must be one of the lxc profile's `require`s.  The profile may
 # require more where lxc itself fails without the option although the
 # script only reports it (UTS_NS, NET_NS: lxc-start clones those
-# namespaces for every default container): such a line must check the
+# namespaces for every default container; CGROUPS, VETH, BRIDGE: lxc-start
+# fails without cgroups, and lxc's default.conf puts every container on a
+# veth pair to the lxcbr0 bridge): such a line must check the
 # script's own words (it is an `is_enabled CONFIG_X` line there) and cite
 # a source that is not the checker (lxc's code, the kernel header).
 set -uo pipefail
