@@ -40,7 +40,7 @@ ALL_CFLAGS = $(CSTD) $(WARN) $(OPT) $(CFLAGS) $(EXTRA_CFLAGS) -MMD -MP
 
 .PHONY: all check check-unit check-cases check-compat check-full asan tsan \
         clean install man profiles-audit bench fuzz valgrind deps e2e e2e-all \
-        e2e-deps e2e-report e2e-pc
+        e2e-deps e2e-report e2e-pc e2e-arm64-deps e2e-arm64
 
 all: $(BUILD)/kfit
 
@@ -148,10 +148,22 @@ KFIT_E2E_PC_TREE ?= 6.1
 e2e-pc: e2e-deps all
 	KFIT_E2E_CACHE=$(E2E_CACHE) KFIT_E2E_PC_TREE=$(KFIT_E2E_PC_TREE) e2e/pc-run.sh
 
+# The emulated arm64 board (qemu-system-aarch64 -M virt, device tree):
+# Debian 12 arm64 with its stock kernel, snapshot, generate --detect -a
+# arm64, cross build, install, boot with a USB stick, compare
+# (e2e/arm64-run.sh).  KFIT_E2E_ARM64_TREE=7.3 builds from another tree (6.12).
+KFIT_E2E_ARM64_TREE ?= 6.12
+e2e-arm64-deps:
+	scripts/install-e2e-deps.sh arm64
+
+e2e-arm64: e2e-arm64-deps all
+	KFIT_E2E_CACHE=$(E2E_CACHE) KFIT_E2E_ARM64_TREE=$(KFIT_E2E_ARM64_TREE) e2e/arm64-run.sh
+
 e2e-report:
 	e2e/report.sh $(E2E_CACHE) >docs/e2e.md
 	e2e/report-all.sh $(E2E_CACHE) docs/e2e.md
 	e2e/pc-report.sh $(E2E_CACHE) docs/e2e.md
+	e2e/arm64-report.sh $(E2E_CACHE) docs/e2e.md
 	e2e/kfit-build-report.sh $(E2E_CACHE) docs/e2e.md
 
 install: all

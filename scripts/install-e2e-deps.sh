@@ -7,6 +7,13 @@
 # cpio, kmod) and apt's keyring.  Idempotent like install-deps.sh:
 # nothing happens (and no network is used) when every package is
 # installed.
+#
+# With the argument arm64 (make e2e-arm64), also what the emulated arm64
+# board needs: qemu-system-arm (qemu-system-aarch64), the cross compiler
+# gcc-aarch64-linux-gnu (with its binutils), qemu-user-static and
+# binfmt-support (mmdebstrap --arch=arm64 runs the arm64 maintainer scripts
+# through them), and arch-test (mmdebstrap checks with it that the foreign
+# architecture runs).
 set -eu
 
 PACKAGES="
@@ -15,6 +22,12 @@ PACKAGES="
 	debian-archive-keyring
 	libelf-dev libssl-dev cpio kmod bc flex bison time xz-utils
 "
+if [ "${1:-}" = arm64 ]; then
+	PACKAGES="$PACKAGES
+	qemu-system-arm gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu
+	qemu-user-static binfmt-support arch-test
+"
+fi
 
 missing=
 for p in $PACKAGES; do

@@ -1,0 +1,27 @@
+#!/bin/sh
+# arm64-disk.sh - the emulated arm64 board's root disk image from a root
+# directory (e2e/arm64-rootfs.sh, or the copy with kfit's kernel
+# installed): one ext4 file system, no partition table (QEMU boots the
+# kernel with -kernel/-initrd, root=/dev/vda), made by mkfs.ext4 -d, so no
+# loop device or mount is needed.  Before that, the guest's test files are
+# copied into the directory: the check script and its unit, networkd's
+# DHCP file and snapshot-machine.sh.
+#
+# usage: e2e/arm64-disk.sh ROOTDIR IMAGE
+set -eu
+
+dir=$1 img=$2
+here=$(cd "$(dirname "$0")" && pwd)
+
+install -D -m 755 "$here/guest/kfit-e2e-arm64-check" "$dir/usr/local/sbin/kfit-e2e-arm64-check"
+install -D -m 755 "$here/../scripts/snapshot-machine.sh" "$dir/usr/local/sbin/snapshot-machine.sh"
+install -D -m 644 "$here/guest/kfit-e2e-arm64.service" "$dir/etc/systemd/system/kfit-e2e-arm64.service"
+install -D -m 644 "$here/guest/20-wired.network" "$dir/etc/systemd/network/20-wired.network"
+mkdir -p "$dir/etc/systemd/system/multi-user.target.wants"
+ln -sfn /etc/systemd/system/kfit-e2e-arm64.service "$dir/etc/systemd/system/multi-user.target.wants/"
+ln -sfn /lib/systemd/system/systemd-networkd.service "$dir/etc/systemd/system/multi-user.target.wants/"
+
+rm -f "$img.tmp"
+mkfs.ext4 -q -L root -d "$dir" "$img.tmp" 3072M
+mv "$img.tmp" "$img"
+echo "arm64-disk.sh: wrote $img"

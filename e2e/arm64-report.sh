@@ -1,0 +1,116 @@
+#!/bin/sh
+# arm64-report.sh - the emulated arm64 board's section of docs/e2e.md
+# (make e2e-arm64) from CACHE/arm64: the stock and kfit kernels side by
+# side, the bound-driver comparison, each boot's checks and the timings of
+# each step, and e2e/arm64-findings.md (what the runs found) when there
+# is one.
+#
+# usage: e2e/arm64-report.sh CACHE [FILE]
+# Without FILE the section is printed; with FILE it replaces the part of
+# FILE between the e2e-arm64 markers (appended when FILE has none).
+set -eu
+
+a=$1/arm64 file=${2:-}
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/section.sh"
+begin='<!-- e2e-arm64: begin (written by e2e/arm64-report.sh) -->'
+end='<!-- e2e-arm64: end -->'
+[ -f "$a/stock.env" ] || exit 0
+
+get() {
+	v=
+	if [ -f "$1" ]; then
+		v=$(sed -n "s/^$2=//p" "$1" | tail -n 1 | sed "s/^'//; s/'\$//")
+	fi
+	echo "${v:--}"
+}
+mib() { [ "$1" = - ] && echo - || awk -v b="$1" 'BEGIN{printf "%.1f MiB", b/1048576}'; }
+mmss() { [ "$1" = - ] && echo - || awk -v s="$1" 'BEGIN{printf "%d min %02d s", s/60, s%60}'; }
+secs() { [ "$1" = - ] && echo - || echo "$1 s"; }
+st() { case $(get "$1" boot_pass) in 1) echo pass ;; 0) echo "**fail**" ;; *) echo "not booted" ;; esac; }
+
+sb=$a/stock/boot/boot.env k=$a/kfit kb=$a/kfit/boot/boot.env
+sroot=$a/rootfs.d
+srel=$(get "$a/stock.env" stock_release)
+sy=- sm=- svz=- smod=- smodn=- sird=-
+if [ -f "$sroot/boot/config-$srel" ]; then
+	sy=$(grep -c '=y$' "$sroot/boot/config-$srel")
+	sm=$(grep -c '=m$' "$sroot/boot/config-$srel")
+fi
+if [ -d "$sroot/lib/modules/$srel" ]; then
+	svz=$(stat -c %s "$sroot/boot/vmlinuz-$srel")
+	smod=$(du -sb "$sroot/lib/modules/$srel" | cut -f1)
+	smodn=$(find "$sroot/lib/modules/$srel" -name '*.ko*' | wc -l)
+	sird=$(stat -c %s "$sroot/boot/initrd.img-$srel")
+fi
+
+section() {
+	echo "$begin"
+	echo
+	cat <<'HEAD'
+## Emulated arm64 board (`make e2e-arm64`)
+
+The loop a user goes through on a device-tree board, on an emulated one
+(e2e/arm64-run.sh): QEMU TCG `qemu-system-aarch64 -M virt -cpu cortex-a57`,
+2 vCPUs, 2 GiB, the device tree QEMU makes for the board (PL011 serial
+console on ttyAMA0, PL031 RTC, the generic PCIe host), the kernel and
+initramfs given with `-kernel`/`-initrd`, the root disk (ext4) and a
+64 MiB results disk on virtio-blk-pci, virtio-net-pci (user networking),
+xHCI with a USB keyboard and tablet. Debian 12 arm64 made by
+`mmdebstrap --arch=arm64` through qemu-user-static.
+
+1. Debian's stock arm64 kernel (linux-image-arm64) with its initramfs;
+   inside, `scripts/snapshot-machine.sh` and the list of bound drivers.
+2. On the host: `kfit generate --detect --root SNAPSHOT -a arm64 -k <6.12
+   tree>`, the kernel cross-built (`make ARCH=arm64
+   CROSS_COMPILE=aarch64-linux-gnu- Image modules`: `kfit build` does not
+   cross-build), its modules installed into a copy of the image and its
+   initramfs made there by Debian's update-initramfs (chroot through
+   qemu-user-static).
+3. Booted the same way, with a FAT USB stick on the xHCI that the
+   snapshot never saw, and checked in the guest; the host looks for the
+   getty's login prompt on the serial log.
+
+HEAD
+	echo "| kernel | config | =y | =m | kernel image | modules | initramfs | build | boot to multi-user | boot wall | bound devices | checks |"
+	echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
+	echo "| Debian stock $(get "$a/stock.env" stock_package) ($(get "$a/stock.env" stock_version)) | Debian's arm64 config | $sy | $sm | $(mib "$svz") (vmlinuz) | $smodn, $(mib "$smod") | $(mib "$sird") | not built here | $(secs "$(get "$sb" boot_multi_user_seconds)") | $(secs "$(get "$sb" boot_wall_seconds)") (load $(get "$sb" boot_loadavg | cut -d' ' -f1)) | $(get "$sb" bound_devices) | $(st "$sb") |"
+	echo "| kfit, Debian 6.12 tree ($(get "$k/install.env" release)) | generate --detect --root (stock boot's snapshot) -a arm64 | $(get "$k/result.env" opts_y) | $(get "$k/result.env" opts_m) | $(mib "$(get "$k/result.env" image_bytes)") (Image) | $(get "$k/install.env" modules_count), $(mib "$(get "$k/install.env" modules_bytes)") | $(mib "$(get "$k/install.env" initrd_bytes)") | $(mmss "$(get "$k/result.env" build_seconds)") wall, -j$(get "$k/result.env" build_jobs), load $(get "$k/result.env" build_loadavg | cut -d' ' -f1); $(mmss "$(get "$k/result.env" build_cpu_seconds)") CPU | $(secs "$(get "$kb" boot_multi_user_seconds)") | $(secs "$(get "$kb" boot_wall_seconds)") (load $(get "$kb" boot_loadavg | cut -d' ' -f1)) | $(get "$kb" bound_devices) | $(st "$kb") |"
+	echo
+	if [ -f "$k/compare.txt" ]; then
+		echo "Bound drivers, stock vs kfit (e2e/pc-compare.sh; every device the stock kernel"
+		echo "had bound must be bound again):"
+		echo
+		echo '```'
+		cat "$k/compare.txt"
+		echo '```'
+		echo
+	fi
+	for b in stock:Debian\ stock kfit:kfit; do
+		d=$a/${b%%:*}/boot
+		[ -f "$d/results.txt" ] || continue
+		echo "### ${b#*:} kernel on the arm64 board: checks"
+		echo
+		echo '```'
+		grep -E '^(ok|not ok|info )' "$d/results.txt" || true
+		echo '```'
+		echo
+		echo "journalctl -b -p warning: $(get "$d/boot.env" journal_warnings) lines (reported, not failed)."
+		echo
+	done
+	t=$k/timings.env
+	echo "Timings of the steps (seconds; a step the cache skipped keeps its last"
+	echo "figure): root filesystem (mmdebstrap through qemu-user) $(get "$t" rootfs_seconds) ($(get "$a/stock.env" rootfs_seconds) when made),"
+	echo "stock disk image $(get "$t" stock_disk_seconds), stock boot $(get "$t" stock_boot_seconds), generate $(get "$t" generate_seconds),"
+	echo "cross build $(get "$t" build_seconds), install (modules, update-initramfs) $(get "$t" install_seconds),"
+	echo "kfit disk image $(get "$t" kfit_disk_seconds), kfit boot $(get "$t" kfit_boot_seconds)."
+	echo
+	[ ! -f "$here/arm64-findings.md" ] || cat "$here/arm64-findings.md"
+	echo "$end"
+}
+
+if [ -z "$file" ]; then
+	section
+	exit 0
+fi
+write_section "$file"

@@ -1,0 +1,211 @@
+#!/bin/sh
+# arm64-run.sh - `make e2e-arm64`: proof on an emulated arm64 board, the
+# loop a user would go through on a device-tree machine.  1. Debian 12
+# arm64 (mmdebstrap --arch=arm64 through qemu-user-static:
+# e2e/arm64-rootfs.sh) with its stock kernel (linux-image-arm64) and
+# initramfs, booted under qemu-system-aarch64 -M virt (TCG, cortex-a57,
+# -kernel/-initrd: e2e/arm64-disk.sh, arm64-boot.sh); inside,
+# snapshot-machine.sh and the list of bound drivers.  2. On the host,
+# `kfit generate --detect --root SNAPSHOT -a arm64` on Debian's 6.12 tree
+# (KFIT_E2E_ARM64_TREE: any version or tarball scripts/kernel-tree.sh
+# takes), the kernel cross-built with make ARCH=arm64
+# CROSS_COMPILE=aarch64-linux-gnu- Image modules (kfit build has no cross
+# build), its modules installed into a copy of the image and its
+# initramfs made there by update-initramfs (in a chroot, through
+# qemu-user-static).  3. That kernel booted the same way, with a FAT USB
+# stick on the xHCI the snapshot never saw, and checked: running, 0
+# failed units, a login prompt on the PL011 (ttyAMA0), every device the
+# stock kernel had bound bound again by the same driver
+# (e2e/pc-compare.sh), the stick readable, the PL031 RTC.  Results and
+# step timings in CACHE/arm64/ (6.12) or CACHE/arm64/kfit-TREE/ (another
+# tree); its section of docs/e2e.md is rewritten (e2e/arm64-report.sh).
+#
+# Cached in ${KFIT_E2E_CACHE:-~/.cache/kfit/e2e}/arm64: the root directory
+# (until arm64-rootfs.sh changes), the stock boot and its snapshot (until
+# the guest files or the boot scripts change; KFIT_E2E_ARM64_STOCK=1
+# reboots it), the kernel build (until the generated config changes; the
+# build directory is kept, so a changed config rebuilds only what it
+# changes).
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/.." && pwd)
+cache=${KFIT_E2E_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kfit/e2e}
+a=$cache/arm64
+kfit=$root/build/kfit
+ver=${KFIT_E2E_ARM64_TREE:-6.12}
+if [ "$ver" = 6.12 ]; then k=$a/kfit; else k=$a/kfit-$(basename "$ver"); fi
+out=$k
+mkdir -p "$a/stock" "$k"
+tm=$out/timings.env
+: >"$tm.new"
+t0=$(date +%s)
+step() { # NAME SECONDS: one timing
+	echo "$1_seconds=$2" >>"$tm.new"
+	echo "arm64-run.sh: $1: $2 s"
+}
+now() { date +%s; }
+cross="ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-"
+. "$here/fs.sh"
+
+# 1. The root directory and the stock boot.
+t=$(now)
+"$here/arm64-rootfs.sh" "$cache"
+step rootfs $(($(now) - t))
+. "$a/stock.env"
+
+sum=$(cat "$a/rootfs.d.stamp" "$here/guest/kfit-e2e-arm64-check" "$here/guest/kfit-e2e-arm64.service" \
+	"$root/scripts/snapshot-machine.sh" "$here/arm64-disk.sh" "$here/arm64-boot.sh" |
+	sha256sum | cut -d' ' -f1)
+snap=$a/stock/boot/results/snapshot
+if [ "${KFIT_E2E_ARM64_STOCK:-0}" = 0 ] && [ -f "$a/stock/boot.stamp" ] &&
+	[ "$(cat "$a/stock/boot.stamp")" = "$sum" ] && [ -d "$snap" ]; then
+	echo "arm64-run.sh: stock boot up to date ($a/stock/boot)"
+else
+	t=$(now)
+	"$here/arm64-disk.sh" "$a/rootfs.d" "$a/stock/disk.img"
+	step stock_disk $(($(now) - t))
+	t=$(now)
+	"$here/arm64-boot.sh" "debian-stock" "$a/stock/disk.img" \
+		"$a/rootfs.d/boot/vmlinuz-$stock_release" "$a/rootfs.d/boot/initrd.img-$stock_release" \
+		"$a/stock/boot" ||
+		echo "arm64-run.sh: note: Debian's stock kernel did not pass every check (reported, not kfit's)"
+	step stock_boot $(($(now) - t))
+	rm -f "$a/stock/disk.img"
+	if [ ! -d "$snap" ]; then
+		echo "arm64-run.sh: FAIL: the stock boot left no snapshot" >&2
+		exit 1
+	fi
+	echo "$sum" >"$a/stock/boot.stamp"
+fi
+
+# 2. kfit generate --detect on the snapshot, the cross build, install.
+tree=$("$root/scripts/kernel-tree.sh" "$ver")
+echo "arm64-run.sh: kernel tree $tree"
+t=$(now)
+if ! "$kfit" generate --detect --root "$snap" -k "$tree" -a arm64 -o "$k/config.new" \
+	--explain >"$k/generate.log" 2>&1; then
+	cat "$k/generate.log" >&2
+	echo "arm64-run.sh: FAIL: kfit generate --detect --root $snap -a arm64" >&2
+	exit 1
+fi
+step generate $(($(now) - t))
+grep -E '^kfit: ' "$k/generate.log" | grep -v '^kfit: next' | head -n 20 || true
+
+obj=$k/obj
+if [ -f "$k/config.built" ] && cmp -s "$k/config.new" "$k/config.built" &&
+	[ -f "$obj/arch/arm64/boot/Image" ]; then
+	echo "arm64-run.sh: kernel build up to date ($obj)"
+else
+	rm -f "$k/config.built"
+	mkdir -p "$obj"
+	cp "$k/config.new" "$obj/.config"
+	t=$(now)
+	# shellcheck disable=SC2086  # $cross is two make variables
+	if ! { make -s -C "$tree" O="$obj" $cross olddefconfig &&
+		nice -n 10 /usr/bin/time -f '%U %S' -o "$k/build.time" \
+			make -C "$tree" O="$obj" $cross -j "${KFIT_E2E_JOBS:-2}" Image modules; } \
+		>"$k/build.log" 2>&1; then
+		tail -n 40 "$k/build.log" >&2
+		echo "arm64-run.sh: FAIL: the cross build (log: $k/build.log)" >&2
+		exit 1
+	fi
+	bs=$(($(now) - t))
+	step build "$bs"
+	# olddefconfig must not have changed what kfit wrote
+	grep '^CONFIG_' "$k/config.new" | sort >"$k/config.new.sorted"
+	grep '^CONFIG_' "$obj/.config" | sort >"$k/config.obj.sorted"
+	if ! diff "$k/config.new.sorted" "$k/config.obj.sorted" >"$k/olddefconfig.diff" 2>&1; then
+		echo "arm64-run.sh: note: olddefconfig changed the generated config ($k/olddefconfig.diff)"
+	fi
+	{
+		echo "opts_y=$(grep -c '=y$' "$k/config.new" || true)"
+		echo "opts_m=$(grep -c '=m$' "$k/config.new" || true)"
+		echo "build_seconds=$bs"
+		echo "build_jobs=${KFIT_E2E_JOBS:-2}"
+		echo "build_cpu_seconds=$(awk '{printf "%d", $1 + $2}' "$k/build.time")"
+		echo "build_loadavg=$(cut -d' ' -f1-3 /proc/loadavg)"
+		echo "image_bytes=$(stat -c %s "$obj/arch/arm64/boot/Image")"
+	} >"$k/result.env"
+	cp "$k/config.new" "$k/config.built"
+fi
+
+# The image: a copy of the stock root directory with the modules
+# installed and an initramfs made by Debian's own update-initramfs.
+t=$(now)
+# shellcheck disable=SC2086  # $cross is two make variables
+rel=$(make -s -C "$tree" O="$obj" $cross kernelrelease)
+remove_tree "$k/rootfs.d"
+cp -a "$a/rootfs.d" "$k/rootfs.d"
+if grep -q '^CONFIG_MODULES=y' "$obj/.config"; then
+	# shellcheck disable=SC2086
+	make -s -C "$tree" O="$obj" $cross INSTALL_MOD_PATH="$k/rootfs.d" INSTALL_MOD_STRIP=1 \
+		modules_install >"$k/install.log" 2>&1
+fi
+cp "$obj/arch/arm64/boot/Image" "$k/rootfs.d/boot/vmlinuz-$rel"
+cp "$obj/.config" "$k/rootfs.d/boot/config-$rel"
+cp "$obj/System.map" "$k/rootfs.d/boot/System.map-$rel"
+# shellcheck disable=SC2016  # expanded by the inner shell
+unshare -m sh -euc '
+	d=$1 rel=$2
+	mount --rbind /dev "$d/dev"
+	mount -t proc proc "$d/proc"
+	mount -t sysfs sysfs "$d/sys"
+	chroot "$d" update-initramfs -c -k "$rel"
+' sh "$k/rootfs.d" "$rel" >>"$k/install.log" 2>&1 || {
+	tail -n 20 "$k/install.log" >&2
+	echo "arm64-run.sh: FAIL: update-initramfs for $rel (log: $k/install.log)" >&2
+	exit 1
+}
+step install $(($(now) - t))
+{
+	echo "release=$rel"
+	if [ -d "$k/rootfs.d/lib/modules/$rel" ]; then
+		echo "modules_bytes=$(du -sb "$k/rootfs.d/lib/modules/$rel" | cut -f1)"
+		echo "modules_count=$(find "$k/rootfs.d/lib/modules/$rel" -name '*.ko*' | wc -l)"
+	fi
+	echo "initrd_bytes=$(stat -c %s "$k/rootfs.d/boot/initrd.img-$rel")"
+} >"$k/install.env"
+cp "$k/rootfs.d/boot/vmlinuz-$rel" "$k/rootfs.d/boot/initrd.img-$rel" "$k/"
+
+# 3. Boot kfit's kernel, with the USB stick plugged in, and compare.
+t=$(now)
+"$here/arm64-disk.sh" "$k/rootfs.d" "$k/disk.img"
+step kfit_disk $(($(now) - t))
+remove_tree "$k/rootfs.d"
+stick=
+if [ "${KFIT_E2E_ARM64_STICK:-1}" != 0 ]; then
+	stick=$k/stick.img
+	rm -f "$stick"
+	mkfs.vfat -C -n KFITSTICK "$stick" 16384 >/dev/null
+	printf 'kfit e2e usb stick\n' >"$k/KFIT.TXT"
+	mcopy -i "$stick" "$k/KFIT.TXT" ::KFIT.TXT
+fi
+fail=0
+t=$(now)
+"$here/arm64-boot.sh" "kfit" "$k/disk.img" "$k/vmlinuz-$rel" "$k/initrd.img-$rel" "$k/boot" "$stick" || fail=1
+step kfit_boot $(($(now) - t))
+rm -f "$k/disk.img" ${stick:+"$stick"}
+
+"$here/pc-compare.sh" "$a/stock/boot/results/drivers.txt" "$k/boot/results/drivers.txt" \
+	>"$out/compare.txt" || fail=1
+cat "$out/compare.txt"
+
+if [ -f "$tm" ]; then
+	while IFS== read -r key val; do
+		grep -q "^$key=" "$tm.new" || echo "$key=$val" >>"$tm.new"
+	done <"$tm"
+fi
+mv "$tm.new" "$tm"
+if [ "$ver" = 6.12 ]; then
+	"$here/arm64-report.sh" "$cache" "$root/docs/e2e.md"
+	echo "arm64-run.sh: wrote its section of docs/e2e.md"
+else
+	echo "arm64-run.sh: results in $k (docs/e2e.md reports the 6.12 run only)"
+fi
+if [ "$fail" = 0 ]; then
+	echo "arm64-run.sh: PASS ($(($(now) - t0)) s)"
+else
+	echo "arm64-run.sh: FAIL ($(($(now) - t0)) s)" >&2
+fi
+exit "$fail"
