@@ -4,17 +4,25 @@
 # comparison, each boot's checks, the timings of each step and
 # e2e/pc-findings.md.
 #
-# usage: e2e/pc-report.sh CACHE [FILE]
+# usage: e2e/pc-report.sh CACHE [FILE [TREE]]
 # Without FILE the section is printed; with FILE it replaces the part of
 # FILE between the e2e-pc markers (appended when FILE has none), as
-# e2e/report-all.sh does for its own section.
+# e2e/report-all.sh does for its own section.  With TREE (a run of `make
+# e2e-pc KFIT_E2E_PC_TREE=TREE` other than 6.1, results in
+# CACHE/pc/kfit-TREE) the section of that tree, between its own markers:
+# the kfit kernel beside the same stock boot, the comparison, its checks.
 set -eu
 
-pc=$1/pc file=${2:-}
+pc=$1/pc file=${2:-} ktree=${3:-}
+[ "$ktree" != 6.1 ] || ktree=
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/section.sh"
 begin='<!-- e2e-pc: begin (written by e2e/pc-report.sh) -->'
 end='<!-- e2e-pc: end -->'
+if [ -n "$ktree" ]; then
+	begin="<!-- e2e-pc-$ktree: begin (written by e2e/pc-report.sh) -->"
+	end="<!-- e2e-pc-$ktree: end -->"
+fi
 [ -f "$pc/stock.env" ] || exit 0
 
 get() {
@@ -30,6 +38,7 @@ secs() { [ "$1" = - ] && echo - || echo "$1 s"; }
 st() { case $(get "$1" boot_pass) in 1) echo pass ;; 0) echo "**fail**" ;; *) echo "not booted" ;; esac; }
 
 sb=$pc/stock/boot/boot.env k=$pc/kfit kb=$pc/kfit/boot/boot.env
+[ -z "$ktree" ] || { k=$pc/kfit-$ktree kb=$pc/kfit-$ktree/boot/boot.env; }
 sroot=$pc/rootfs.d
 srel=$(get "$pc/stock.env" stock_release)
 cfg=/usr/src/linux-config-6.1/config.amd64_none_amd64.xz
@@ -43,7 +52,68 @@ if [ -d "$sroot/lib/modules/$srel" ]; then
 	sird=$(stat -c %s "$sroot/boot/initrd.img-$srel")
 fi
 
+rows() { # TREE-LABEL: the table of the stock and the kfit kernel
+	echo "| kernel | config | =y | =m | kernel image | modules | initramfs | build | boot to multi-user | systemd-analyze | boot wall | bound devices | checks |"
+	echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+	echo "| Debian stock $(get "$pc/stock.env" stock_package) ($(get "$pc/stock.env" stock_version)) | Debian's amd64 config | $sy | $sm | $(mib "$svz") | $smodn, $(mib "$smod") | $(mib "$sird") | not built here | $(secs "$(get "$sb" boot_multi_user_seconds)") | $(get "$sb" boot_startup) | $(secs "$(get "$sb" boot_wall_seconds)") (load $(get "$sb" boot_loadavg | cut -d' ' -f1)) | $(get "$sb" bound_devices) | $(st "$sb") |"
+	echo "| kfit, $1 tree ($(get "$k/install.env" release)) | generate --detect --root (stock boot's snapshot) | $(get "$k/result.env" opts_y) | $(get "$k/result.env" opts_m) | $(mib "$(get "$k/result.env" bzimage_bytes)") | $(get "$k/install.env" modules_count), $(mib "$(get "$k/install.env" modules_bytes)") | $(mib "$(get "$k/install.env" initrd_bytes)") | $(mmss "$(get "$k/result.env" build_seconds)") wall, -j$(get "$k/result.env" build_jobs), load $(get "$k/result.env" build_loadavg | cut -d' ' -f1); $(mmss "$(get "$k/result.env" build_cpu_seconds)") CPU | $(secs "$(get "$kb" boot_multi_user_seconds)") | $(get "$kb" boot_startup) | $(secs "$(get "$kb" boot_wall_seconds)") (load $(get "$kb" boot_loadavg | cut -d' ' -f1)) | $(get "$kb" bound_devices) | $(st "$kb") |"
+}
+
+checks() { # DIR TITLE: one boot's checks and unexpected journal lines
+	[ -f "$1/results.txt" ] || return 0
+	echo "### $2: checks"
+	echo
+	echo '```'
+	grep -E '^(ok|not ok|info )' "$1/results.txt" || true
+	echo '```'
+	echo
+	echo "journalctl -b -p warning: $(get "$1/boot.env" journal_warnings) lines, $(get "$1/boot.env" journal_unexpected) not in e2e/journal-allow.txt (reported, not failed)."
+	if [ -s "$1/journal-unexpected.txt" ]; then
+		echo
+		echo '```'
+		cat "$1/journal-unexpected.txt"
+		echo '```'
+	fi
+	echo
+}
+
+# The section of another tree's run (make e2e-pc KFIT_E2E_PC_TREE=TREE).
+section_tree() {
+	echo "$begin"
+	echo
+	echo "## Emulated UEFI PC on $ktree (\`make e2e-pc KFIT_E2E_PC_TREE=$ktree\`)"
+	echo
+	echo "The same loop as the 6.1 run above, the same stock boot and its snapshot,"
+	echo "with \`kfit generate --detect --root SNAPSHOT\` on Debian's $ktree tree. Debian 12's"
+	echo "stock kernel is 6.1, so the comparison crosses kernel versions: a device"
+	echo "$ktree puts on another bus is \"moved\" (bound by the same driver there), and a"
+	echo "PNP device $ktree does not make at all (none of its IDs in the tree's"
+	echo "drivers/acpi/acpi_pnp.c) is counted apart (e2e/pc-compare.sh). The kfit boot"
+	echo "has a FAT USB stick on the xHCI that the snapshot never saw."
+	echo
+	rows "Debian $ktree"
+	echo
+	if [ -f "$k/compare.txt" ]; then
+		echo "Bound drivers, stock 6.1 vs kfit $ktree (e2e/pc-compare.sh):"
+		echo
+		echo '```'
+		cat "$k/compare.txt"
+		echo '```'
+		echo
+	fi
+	checks "$k/boot" "kfit $ktree kernel on the PC"
+	t=$k/timings.env
+	echo "Timings of the steps (seconds; a step the cache skipped keeps its last"
+	echo "figure): generate $(get "$t" generate_seconds), kfit build $(get "$t" build_seconds),"
+	echo "install (dpkg -i, initramfs, kernel-install) $(get "$t" install_seconds),"
+	echo "kfit disk image $(get "$t" kfit_disk_seconds), kfit boot $(get "$t" kfit_boot_seconds)."
+	echo
+	[ ! -f "$here/pc-findings-$ktree.md" ] || cat "$here/pc-findings-$ktree.md"
+	echo "$end"
+}
+
 section() {
+	[ -z "$ktree" ] || { section_tree; return; }
 	echo "$begin"
 	echo
 	cat <<'HEAD'
@@ -71,10 +141,7 @@ the ESP by `kernel-install` with a loader entry.
 3. Booted the same way and checked in the guest.
 
 HEAD
-	echo "| kernel | config | =y | =m | kernel image | modules | initramfs | build | boot to multi-user | systemd-analyze | boot wall | bound devices | checks |"
-	echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
-	echo "| Debian stock $(get "$pc/stock.env" stock_package) ($(get "$pc/stock.env" stock_version)) | Debian's amd64 config | $sy | $sm | $(mib "$svz") | $smodn, $(mib "$smod") | $(mib "$sird") | not built here | $(secs "$(get "$sb" boot_multi_user_seconds)") | $(get "$sb" boot_startup) | $(secs "$(get "$sb" boot_wall_seconds)") (load $(get "$sb" boot_loadavg | cut -d' ' -f1)) | $(get "$sb" bound_devices) | $(st "$sb") |"
-	echo "| kfit, Debian 6.1 tree ($(get "$k/install.env" release)) | generate --detect --root (stock boot's snapshot) | $(get "$k/result.env" opts_y) | $(get "$k/result.env" opts_m) | $(mib "$(get "$k/result.env" bzimage_bytes)") | $(get "$k/install.env" modules_count), $(mib "$(get "$k/install.env" modules_bytes)") | $(mib "$(get "$k/install.env" initrd_bytes)") | $(mmss "$(get "$k/result.env" build_seconds)") wall, -j$(get "$k/result.env" build_jobs), load $(get "$k/result.env" build_loadavg | cut -d' ' -f1); $(mmss "$(get "$k/result.env" build_cpu_seconds)") CPU | $(secs "$(get "$kb" boot_multi_user_seconds)") | $(get "$kb" boot_startup) | $(secs "$(get "$kb" boot_wall_seconds)") (load $(get "$kb" boot_loadavg | cut -d' ' -f1)) | $(get "$kb" bound_devices) | $(st "$kb") |"
+	rows "Debian 6.1"
 	echo
 	echo "Modules: the \`.ko\` files under /lib/modules/RELEASE and their total size"
 	echo "(with modules.* indexes). Boot to multi-user is multi-user.target's"
@@ -91,24 +158,8 @@ HEAD
 		echo '```'
 		echo
 	fi
-	for b in stock:Debian\ stock kfit:kfit; do
-		d=$pc/${b%%:*}/boot
-		[ -f "$d/results.txt" ] || continue
-		echo "### ${b#*:} kernel on the PC: checks"
-		echo
-		echo '```'
-		grep -E '^(ok|not ok|info )' "$d/results.txt" || true
-		echo '```'
-		echo
-		echo "journalctl -b -p warning: $(get "$d/boot.env" journal_warnings) lines, $(get "$d/boot.env" journal_unexpected) not in e2e/journal-allow.txt (reported, not failed)."
-		if [ -s "$d/journal-unexpected.txt" ]; then
-			echo
-			echo '```'
-			cat "$d/journal-unexpected.txt"
-			echo '```'
-		fi
-		echo
-	done
+	checks "$pc/stock/boot" "Debian stock kernel on the PC"
+	checks "$pc/kfit/boot" "kfit kernel on the PC"
 	t=$pc/timings.env
 	echo "Timings of the steps (seconds; a step the cache skipped keeps its last"
 	echo "figure): root filesystem (mmdebstrap) $(get "$t" rootfs_seconds) ($(get "$pc/stock.env" rootfs_seconds) when made),"

@@ -17,7 +17,8 @@
 # reads back, the RTC gives the time, UEFI, fbcon, keyboards, network,
 # sound, vCPUs, 0 failed units, no firmware load failure.  Results and
 # step timings in CACHE/pc/ (6.1) or CACHE/pc/kfit-TREE/ (another tree);
-# on 6.1 its section of docs/e2e.md is rewritten (e2e/pc-report.sh).
+# its section of docs/e2e.md is rewritten (e2e/pc-report.sh; another
+# tree than 6.1 has a section of its own).
 #
 # Cached in ${KFIT_E2E_CACHE:-~/.cache/kfit/e2e}/pc: the root directory
 # (until pc-rootfs.sh changes), the stock boot and its snapshot (until the
@@ -158,7 +159,7 @@ t=$(now)
 step kfit_boot $(($(now) - t))
 rm -f "$k/disk.img" ${stick:+"$stick"}
 
-"$here/pc-compare.sh" "$pc/stock/boot/results/drivers.txt" "$k/boot/results/drivers.txt" \
+"$here/pc-compare.sh" "$pc/stock/boot/results/drivers.txt" "$k/boot/results/drivers.txt" "$tree" \
 	>"$out/compare.txt" || fail=1
 cat "$out/compare.txt"
 
@@ -173,7 +174,9 @@ if [ "$ver" = 6.1 ]; then
 	"$here/pc-report.sh" "$cache" "$root/docs/e2e.md"
 	echo "pc-run.sh: wrote its section of docs/e2e.md"
 else
-	echo "pc-run.sh: results in $k (docs/e2e.md reports the 6.1 run only)"
+	# another tree has a section of its own (its results are in $k)
+	"$here/pc-report.sh" "$cache" "$root/docs/e2e.md" "$(basename "$ver")"
+	echo "pc-run.sh: wrote the $(basename "$ver") section of docs/e2e.md (results in $k)"
 fi
 if [ "$fail" = 0 ]; then
 	echo "pc-run.sh: PASS ($(($(now) - t0)) s)"
