@@ -5,7 +5,8 @@
 # kernel with -kernel/-initrd, root=/dev/vda), made by mkfs.ext4 -d, so no
 # loop device or mount is needed.  Before that, the guest's test files are
 # copied into the directory: the check script and its unit, networkd's
-# DHCP file and snapshot-machine.sh.
+# DHCP file, snapshot-machine.sh and a drop-in that lifts the start
+# timeout of /dev/ttyAMA0's device unit.
 #
 # usage: e2e/arm64-disk.sh ROOTDIR IMAGE
 set -eu
@@ -20,6 +21,13 @@ install -D -m 644 "$here/guest/20-wired.network" "$dir/etc/systemd/network/20-wi
 mkdir -p "$dir/etc/systemd/system/multi-user.target.wants"
 ln -sfn /etc/systemd/system/kfit-e2e-arm64.service "$dir/etc/systemd/system/multi-user.target.wants/"
 ln -sfn /lib/systemd/system/systemd-networkd.service "$dir/etc/systemd/system/multi-user.target.wants/"
+
+# No start timeout for the console's device unit: udev's coldplug under TCG
+# on a loaded machine took longer than systemd's 90 s, and
+# serial-getty@ttyAMA0 then failed on its dependency (a stock boot here).
+mkdir -p "$dir/etc/systemd/system/dev-ttyAMA0.device.d"
+printf '[Unit]\nJobTimeoutSec=0\nJobRunningTimeoutSec=0\n' \
+	>"$dir/etc/systemd/system/dev-ttyAMA0.device.d/kfit-e2e.conf"
 
 rm -f "$img.tmp"
 mkfs.ext4 -q -L root -d "$dir" "$img.tmp" 3072M

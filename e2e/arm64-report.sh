@@ -64,9 +64,9 @@ xHCI with a USB keyboard and tablet. Debian 12 arm64 made by
 2. On the host: `kfit generate --detect --root SNAPSHOT -a arm64 -k <6.12
    tree>`, the kernel cross-built (`make ARCH=arm64
    CROSS_COMPILE=aarch64-linux-gnu- Image modules`: `kfit build` does not
-   cross-build), its modules installed into a copy of the image and its
-   initramfs made there by Debian's update-initramfs (chroot through
-   qemu-user-static).
+   cross-build), its modules installed into a copy of the image, its
+   initramfs Debian's stock one (initramfs-tools, MODULES=list) with the
+   modules replaced by kfit's (e2e/arm64-initrd.sh).
 3. Booted the same way, with a FAT USB stick on the xHCI that the
    snapshot never saw, and checked in the guest; the host looks for the
    getty's login prompt on the serial log.
@@ -102,7 +102,7 @@ HEAD
 	echo "Timings of the steps (seconds; a step the cache skipped keeps its last"
 	echo "figure): root filesystem (mmdebstrap through qemu-user) $(get "$t" rootfs_seconds) ($(get "$a/stock.env" rootfs_seconds) when made),"
 	echo "stock disk image $(get "$t" stock_disk_seconds), stock boot $(get "$t" stock_boot_seconds), generate $(get "$t" generate_seconds),"
-	echo "cross build $(get "$t" build_seconds), install (modules, update-initramfs) $(get "$t" install_seconds),"
+	echo "cross build $(get "$t" build_seconds), install (modules, initramfs) $(get "$t" install_seconds),"
 	echo "kfit disk image $(get "$t" kfit_disk_seconds), kfit boot $(get "$t" kfit_boot_seconds)."
 	echo
 	[ ! -f "$here/arm64-findings.md" ] || cat "$here/arm64-findings.md"

@@ -2,7 +2,8 @@
 # snapshot-machine.sh DIR - save what `kfit detect --root DIR` reads from a
 # running machine, and nothing else: os-release, a few /proc files, the
 # running config, the relevant /sys attributes (every device's modalias,
-# uevent and driver/subsystem links, DMI ids, block devices and their
+# uevent and driver/subsystem links, the uevent of a device whose
+# MODALIAS is only there (AMBA), DMI ids, block devices and their
 # dm/md/slaves, the LSM list, CPU counts, the ACPI table headers, the
 # device tree's compatibles, chosen/ and aliases/), the first lines of
 # the HDA codecs' proc/asound files, which of
@@ -57,6 +58,17 @@ find "$src/sys/devices" -name modalias -type f 2>/dev/null | while read -r m; do
 		copy "$(dirname "$r")/manufacturer"
 		copy "$(dirname "$r")/product" ;;
 	esac
+	link "$r/driver"
+	link "$r/subsystem"
+done
+# devices with no modalias file whose uevent has MODALIAS= (AMBA primecells:
+# the PL011, PL031 and PL061 of arm boards have only "id" and uevent)
+find "$src/sys/devices" -name uevent -type f 2>/dev/null | while read -r u; do
+	d=${u%/uevent}
+	[ -e "$d/modalias" ] && continue
+	grep -q '^MODALIAS=' "$u" 2>/dev/null || continue
+	r=${d#"$src"}
+	copy "$r/uevent"
 	link "$r/driver"
 	link "$r/subsystem"
 done

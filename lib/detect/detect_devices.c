@@ -84,11 +84,32 @@ static const char *describe(dctx *c, const char *m)
 	return kf_arena_printf(c->a, "%.*s %s", (int)n, m, colon ? colon + 1 : "");
 }
 
-static void add_device(dctx *c, const char *dir)
+/* The MODALIAS= line of dir's uevent, or NULL: an AMBA primecell (the
+ * PL011, PL031, PL061 of arm boards) has no modalias file, only this. */
+static char *uevent_modalias(dctx *c, const char *dir)
 {
-	char *rel = kf_xasprintf("%s/modalias", dir);
-	char *m = det_read(c, rel);
+	char *rel = kf_xasprintf("%s/uevent", dir);
+	char *u = det_read(c, rel);
 	free(rel);
+	for (char *l = u; l && *l;) {
+		size_t n = strcspn(l, "\n");
+		if (!strncmp(l, "MODALIAS=", 9) && n > 9)
+			return kf_arena_strndup(c->a, l + 9, n - 9);
+		l += n + (l[n] == '\n');
+	}
+	return NULL;
+}
+
+static void add_device(dctx *c, const char *dir, bool from_uevent)
+{
+	char *m;
+	if (from_uevent) {
+		m = uevent_modalias(c, dir);
+	} else {
+		char *rel = kf_xasprintf("%s/modalias", dir);
+		m = det_read(c, rel);
+		free(rel);
+	}
 	if (!m || !*m)
 		return;
 	kf_detect *det = c->det;
@@ -99,7 +120,7 @@ static void add_device(dctx *c, const char *dir)
 	dv->modalias = m;
 	dv->bus = kf_arena_strndup(c->a, m, strcspn(m, ":"));
 	dv->desc = describe(c, m);
-	rel = kf_xasprintf("%s/driver", dir);
+	char *rel = kf_xasprintf("%s/driver", dir);
 	char *drv = det_link(c, rel);
 	free(rel);
 	if (drv)
@@ -111,7 +132,8 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* Every directory below ROOT/sys/devices with a modalias (no symlinks). */
+/* Every directory below ROOT/sys/devices with a modalias (no symlinks),
+ * or without one but with a uevent that names a MODALIAS (AMBA). */
 void detect_devices(dctx *c, const char *rel, int depth)
 {
 	if (depth > 40)
@@ -124,20 +146,22 @@ void detect_devices(dctx *c, const char *rel, int depth)
 	char **subs = NULL;
 	size_t n = 0, alloc = 0;
 	struct dirent *de;
-	bool has = false;
+	bool has = false, uevent = false;
 	while ((de = readdir(dh)) != NULL) {
 		if (de->d_name[0] == '.')
 			continue;
 		if (!strcmp(de->d_name, "modalias"))
 			has = true;
+		if (!strcmp(de->d_name, "uevent"))
+			uevent = true;
 		if (de->d_type == DT_DIR) {
 			KF_GROW(subs, n + 1, alloc);
 			subs[n++] = kf_xasprintf("%s/%s", rel, de->d_name);
 		}
 	}
 	closedir(dh);
-	if (has)
-		add_device(c, rel);
+	if (has || uevent)
+		add_device(c, rel, !has);
 	if (n) /* qsort(NULL, 0) is undefined (UBSan) */
 		qsort(subs, n, sizeof(char *), cmp_str);
 	for (size_t i = 0; i < n; i++) {
