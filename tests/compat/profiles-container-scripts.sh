@@ -151,7 +151,8 @@ fi
 # ---- lxc ----
 want=$(awk '/is_enabled CONFIG_[A-Z0-9_]+ yes/ { match($0, /CONFIG_[A-Z0-9_]+/); print substr($0, RSTART + 7, RLENGTH - 7) }' \
 	"$DATA/lxc-checkconfig.in" | sort -u)
-reported=$(awk '/is_enabled CONFIG_[A-Z0-9_]+/ { match($0, /CONFIG_[A-Z0-9_]+/); print substr($0, RSTART + 7, RLENGTH - 7) }' \
+# (the pre-4.7 check is written `is_enabled DEVPTS_MULTIPLE_INSTANCES`, no CONFIG_)
+reported=$(awk '/is_enabled (CONFIG_)?[A-Z0-9_]+/ { match($0, /is_enabled (CONFIG_)?[A-Z0-9_]+/); s = substr($0, RSTART + 11, RLENGTH - 11); sub(/^CONFIG_/, "", s); print s }' \
 	"$DATA/lxc-checkconfig.in" | sort -u)
 lxcjson=$(profile_json lxc)
 got=$(jq -r '.requirements[] | select(.level == "require" and .profile == "lxc") | .expr' <<<"$lxcjson" | sort -u)
