@@ -38,7 +38,10 @@ static const cli_opt build_opts[] = {
 	CLI_OPT_KERNEL("-k", "TREE", build_args, tree,
 		       "the kernel tree or linux-source tarball (default: as\n"
 		       "'kfit kconfig' finds one)"),
-	CLI_OPT_ARCH("-a", build_args, arch, "the architecture (default: this machine's)"),
+	CLI_OPT_ARCH("-a", build_args, arch,
+		     "the architecture (default: this machine's); another\n"
+		     "is cross-compiled with $CROSS_COMPILE, else with\n"
+		     "Debian's gcc-TRIPLET (arm64: aarch64-linux-gnu-)"),
 	CLI_OPT_STR("-c", "--config", "CONFIG", build_args, config,
 		    "the configuration to build (default: the one 'kfit\n"
 		    "generate' wrote last for this tree and ARCH)"),
@@ -417,7 +420,8 @@ static int build_run(const build_args *a, const char *arch, int jobs, kf_pkg_for
 {
 	int rc = KF_EXIT_BAD;
 	kf_diags d = KF_DIAGS_INIT;
-	char *cache = NULL, *config = NULL, *profiles = NULL;
+	char *cache = NULL, *config = NULL, *profiles = NULL, *cross_default = NULL,
+	     *llvm_cc = NULL;
 	kf_dotconfig *cfg = NULL;
 	kf_build_needs needs = {0};
 	kf_build_plan pl = {0};
@@ -437,8 +441,30 @@ static int build_run(const build_args *a, const char *arch, int jobs, kf_pkg_for
 		goto fail;
 	}
 	warn_version(tree, config, cfg);
+	/* CROSS_COMPILE: the environment's, as make takes it (set and empty:
+	 * none); else, for another architecture than this machine's and no
+	 * LLVM=1 (clang takes --target from ARCH), Debian's cross gcc */
+	const char *cross = getenv("CROSS_COMPILE"), *llvm = getenv("LLVM");
+	/* LLVM=1, LLVM=/usr/lib/llvm-16/bin/ or LLVM=-16: the kernel's
+	 * Makefile takes clang, $(LLVM)clang or clang$(LLVM) as CC */
+	if (llvm && *llvm) {
+		size_t n = strlen(llvm);
+		llvm_cc = llvm[n - 1] == '/' ? kf_xasprintf("%sclang", llvm)
+			  : llvm[0] == '-'    ? kf_xasprintf("clang%s", llvm)
+					      : kf_xstrdup("clang");
+	}
+	if (!cross) {
+		const char *trip = llvm && *llvm ? NULL : kf_build_cross_triplet(arch, cli_machine_arch());
+		if (trip) {
+			cross = cross_default = kf_xasprintf("%s-", trip);
+			fprintf(stderr, "kfit: cross-compiling for ARCH=%s on %s: CROSS_COMPILE=%s "
+					"(set CROSS_COMPILE, or LLVM=1, for another toolchain)\n",
+				arch, cli_machine_arch(), cross);
+		}
+	}
 	kf_build_plan_in pin = {.tree = tree, .cache = cache, .arch = arch, .objdir = a->objdir,
-				.config = cfg, .format = format, .profiles = profiles, .jobs = jobs};
+				.config = cfg, .format = format, .profiles = profiles, .jobs = jobs,
+				.cross = cross};
 	if (kf_build_plan_make(&pin, &pl, &d) < 0)
 		goto fail;
 	kf_build_in bi = {
@@ -447,7 +473,8 @@ static int build_run(const build_args *a, const char *arch, int jobs, kf_pkg_for
 		.config = cfg,
 		.format = pl.format,
 		.host = kf_build_host_family(),
-		.cc = getenv("CC"),
+		.cc = getenv("CC") ? getenv("CC") : llvm_cc,
+		.cross = cross,
 	};
 	if (kf_build_needs_check(&bi, &needs, &d) < 0)
 		goto fail;
@@ -475,6 +502,8 @@ out:
 	free(cache);
 	free(config);
 	free(profiles);
+	free(cross_default);
+	free(llvm_cc);
 	return rc;
 }
 

@@ -63,6 +63,8 @@ typedef struct kf_build_in {
 	kf_pkg_format format;        /* deb, rpm or plain (not auto) */
 	kf_host_family host;         /* this machine's package manager */
 	const char *cc;              /* the compiler ($CC), NULL: gcc */
+	const char *cross;           /* CROSS_COMPILE (aarch64-linux-gnu-),
+					NULL or "": a native build */
 } kf_build_in;
 
 /* This machine's package manager (dpkg, rpm, or neither). */
@@ -106,6 +108,7 @@ typedef struct kf_build_plan_in {
 	const char *profiles;    /* the profiles the configuration was
 				    generated with (space-separated), or NULL */
 	int jobs;                /* make -jN, 0: no -j */
+	const char *cross;       /* CROSS_COMPILE for make, NULL or "": none */
 } kf_build_plan_in;
 
 /* How a kernel is built: where, with which commands, into what. */
@@ -127,7 +130,16 @@ typedef struct kf_build_plan {
 				    else NULL */
 	char *packages;          /* where the packages appear: outdir (deb),
 				    OBJ/rpmbuild/RPMS/ARCH (rpm), NULL (plain) */
+	char *cross;             /* CROSS_COMPILE every make gets, or NULL */
 } kf_build_plan;
+
+/* The GNU triplet of the cross compiler a build for ARCH (a kernel ARCH
+ * or arch/ directory name) needs on a machine whose `uname -m` is machine,
+ * as Debian's and Fedora's gcc-TRIPLET packages name it
+ * ("aarch64-linux-gnu"; CROSS_COMPILE is it with a '-' after): NULL when
+ * both are the same arch/ directory (x86 on x86_64 builds with -m32), or
+ * for an architecture without such a compiler. */
+const char *kf_build_cross_triplet(const char *arch, const char *machine);
 
 /* Plan a build: the format (asked, else the distribution the profiles
  * name, else this machine's os-release), the build directory (refused

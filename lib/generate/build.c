@@ -8,6 +8,7 @@
 #include "kfit/build.h"
 
 #include "kfit/detect.h"
+#include "kfit/kconfig.h"
 #include "kfit/run.h"
 
 #include <ctype.h>
@@ -358,9 +359,21 @@ static bool tree_needs_fakeroot(const char *tree)
 }
 
 /* The Debian host triplet as mkdebian spells it for gcc-${host_gnu}:
- * x86-64-linux-gnu. */
-static char *deb_host_gnu(void)
+ * x86-64-linux-gnu; a cross build's is its CROSS_COMPILE's (mkdebian asks
+ * dpkg-architecture -a for the target's). */
+static char *deb_host_gnu(const char *cross)
 {
+	if (cross && *cross) {
+		const char *base = strrchr(cross, '/') ? strrchr(cross, '/') + 1 : cross;
+		char *s = kf_xstrdup(base);
+		size_t n = strlen(s);
+		if (n && s[n - 1] == '-')
+			s[n - 1] = 0;
+		for (char *p = s; *p; p++)
+			if (*p == '_')
+				*p = '-';
+		return s;
+	}
 	const char *argv[] = {"dpkg-architecture", "-q", "DEB_HOST_GNU_TYPE", NULL};
 	kf_strbuf out = KF_STRBUF_INIT;
 	kf_diags d = KF_DIAGS_INIT;
@@ -488,7 +501,7 @@ static void deb_build_depends(const kf_build_in *in, kf_build_needs *n, kf_diags
 			q += 15;
 		}
 	}
-	char *host_gnu = deb_host_gnu();
+	char *host_gnu = deb_host_gnu(in->cross);
 	char *why = kf_xasprintf("Build-Depends of the tree's scripts/package/mkdebian (dpkg-buildpackage checks it)");
 	char *all = kf_strbuf_detach(&rels);
 	for (char *save = NULL, *r = strtok_r(all, ",", &save); r; r = strtok_r(NULL, ",", &save)) {
@@ -508,13 +521,29 @@ static void deb_build_depends(const kf_build_in *in, kf_build_needs *n, kf_diags
 int kf_build_needs_check(const kf_build_in *in, kf_build_needs *out, kf_diags *d)
 {
 	memset(out, 0, sizeof(*out));
-	const char *cc = in->cc && *in->cc ? in->cc : "gcc";
-	/* the compiler first: nothing builds without it */
+	bool cross = in->cross && *in->cross;
+	/* the compiler first: nothing builds without it; a cross build's is
+	 * CROSS_COMPILE's gcc (kbuild's CC = $(CROSS_COMPILE)gcc), from
+	 * gcc-TRIPLET on Debian and Fedora */
 	{
-		char *word = kf_xstrndup(cc, strcspn(cc, " "));
-		const char *pkg = !strcmp(word, "gcc") ? "gcc" : strstr(word, "clang") ? "clang" : NULL;
-		char *why = kf_xasprintf("the compiler (CC=%s)", word);
+		char *word = in->cc && *in->cc ? kf_xstrndup(in->cc, strcspn(in->cc, " "))
+		             : kf_xasprintf("%sgcc", cross ? in->cross : "");
+		char *pkg = NULL, *why;
+		if (!strcmp(word, "gcc"))
+			pkg = kf_xstrdup("gcc");
+		else if (strstr(word, "clang"))
+			pkg = kf_xstrdup("clang");
+		else if (cross && !(in->cc && *in->cc)) {
+			char *t = deb_host_gnu(in->cross);
+			pkg = kf_xasprintf("gcc-%s", t);
+			free(t);
+		}
+		if (cross)
+			why = kf_xasprintf("the cross compiler for ARCH=%s (CC=%s)", in->srcarch, word);
+		else
+			why = kf_xasprintf("the compiler (CC=%s)", word);
 		need_add(out, word, in->host == KF_HOST_OTHER ? NULL : pkg, why, have_program(word));
+		free(pkg);
 		free(why);
 		free(word);
 	}
@@ -783,14 +812,17 @@ void kf_strv_free(char **v)
 	free(v);
 }
 
-/* make -C TREE O=OBJ ARCH=A [-jN] */
-static void make_words(strv *a, const char *tree, const char *obj, const char *arch, int jobs)
+/* make -C TREE O=OBJ ARCH=A [CROSS_COMPILE=C] [-jN] */
+static void make_words(strv *a, const char *tree, const char *obj, const char *arch,
+		       const char *cross, int jobs)
 {
 	strv_add(a, kf_xstrdup("make"));
 	strv_add(a, kf_xstrdup("-C"));
 	strv_add(a, kf_xstrdup(tree));
 	strv_add(a, kf_xasprintf("O=%s", obj));
 	strv_add(a, kf_xasprintf("ARCH=%s", arch));
+	if (cross && *cross)
+		strv_add(a, kf_xasprintf("CROSS_COMPILE=%s", cross));
 	if (jobs > 0)
 		strv_add(a, kf_xasprintf("-j%d", jobs));
 }
@@ -903,7 +935,8 @@ int kf_build_plan_make(const kf_build_plan_in *in, kf_build_plan *p, kf_diags *d
 		*slash = 0;
 	p->stage = kf_xasprintf("%s/install", p->outdir);
 	strv mk = {0}, inst = {0};
-	make_words(&mk, in->tree, p->objdir, in->arch, in->jobs);
+	p->cross = in->cross && *in->cross ? kf_xstrdup(in->cross) : NULL;
+	make_words(&mk, in->tree, p->objdir, in->arch, p->cross, in->jobs);
 	if (p->format == KF_PKG_DEB) {
 		strv_add(&mk, kf_xstrdup("bindeb-pkg"));
 		p->packages = kf_xstrdup(p->outdir);
@@ -914,7 +947,7 @@ int kf_build_plan_make(const kf_build_plan_in *in, kf_build_plan *p, kf_diags *d
 						   ? "x86_64"
 						   : in->arch);
 	} else if (config_on(in->config, "MODULES")) {
-		make_words(&inst, in->tree, p->objdir, in->arch, 0);
+		make_words(&inst, in->tree, p->objdir, in->arch, p->cross, 0);
 		strv_add(&inst, kf_xstrdup("modules_install"));
 		strv_add(&inst, kf_xasprintf("INSTALL_MOD_PATH=%s", p->stage));
 	}
@@ -929,16 +962,18 @@ void kf_build_plan_release(kf_build_plan *p)
 	free(p->outdir);
 	free(p->stage);
 	free(p->packages);
+	free(p->cross);
 	kf_strv_free(p->make);
 	kf_strv_free(p->install);
 	memset(p, 0, sizeof(*p));
 }
 
 /* One line of make's output for a query (make -s kernelrelease), or NULL. */
-static char *make_query(const char *tree, const char *obj, const char *arch, const char *target)
+static char *make_query(const char *tree, const char *obj, const char *arch, const char *cross,
+			const char *target)
 {
 	strv a = {0};
-	make_words(&a, tree, obj, arch, 0);
+	make_words(&a, tree, obj, arch, cross, 0);
 	strv_add(&a, kf_xstrdup("-s"));
 	strv_add(&a, kf_xstrdup(target));
 	kf_strbuf out = KF_STRBUF_INIT;
@@ -980,8 +1015,8 @@ int kf_build_stage_plain(const kf_build_plan *p, const char *tree, const char *a
 			 char ***paths, kf_diags *d)
 {
 	strv out = {0};
-	char *rel = make_query(tree, p->objdir, arch, "kernelrelease");
-	char *img = make_query(tree, p->objdir, arch, "image_name");
+	char *rel = make_query(tree, p->objdir, arch, p->cross, "kernelrelease");
+	char *img = make_query(tree, p->objdir, arch, p->cross, "image_name");
 	char *boot = kf_xasprintf("%s/boot", p->stage);
 	kf_mkdir_p(boot, 0755);
 	int bad = 0;
@@ -1010,4 +1045,31 @@ int kf_build_stage_plain(const kf_build_plan *p, const char *tree, const char *a
 	free(img);
 	*paths = out.v;
 	return bad ? -1 : 0;
+}
+
+/* ---- cross compiling ---- */
+
+/* arch/ directory -> the GNU triplet of Debian's (and Fedora's) cross
+ * gcc for it: gcc-aarch64-linux-gnu and so on. */
+static const struct {
+	const char *srcarch, *triplet;
+} cross_triplets[] = {
+	{"arm64", "aarch64-linux-gnu"},     {"arm", "arm-linux-gnueabihf"},
+	{"x86", "x86_64-linux-gnu"},        {"riscv", "riscv64-linux-gnu"},
+	{"powerpc", "powerpc64le-linux-gnu"}, {"s390", "s390x-linux-gnu"},
+	{"mips", "mips64el-linux-gnuabi64"}, {"loongarch", "loongarch64-linux-gnu"},
+	{"sparc", "sparc64-linux-gnu"},     {"alpha", "alpha-linux-gnu"},
+	{"parisc", "hppa-linux-gnu"},       {"m68k", "m68k-linux-gnu"},
+	{"sh", "sh4-linux-gnu"},
+};
+
+const char *kf_build_cross_triplet(const char *arch, const char *machine)
+{
+	const char *want = kc_arch_dir(arch);
+	if (!strcmp(want, kc_arch_dir(machine)))
+		return NULL;
+	for (size_t i = 0; i < sizeof(cross_triplets) / sizeof(cross_triplets[0]); i++)
+		if (!strcmp(cross_triplets[i].srcarch, want))
+			return cross_triplets[i].triplet;
+	return NULL;
 }
