@@ -56,7 +56,7 @@ step rootfs $(($(now) - t))
 . "$a/stock.env"
 
 sum=$(cat "$a/rootfs.d.stamp" "$here/guest/kfit-e2e-arm64-check" "$here/guest/kfit-e2e-arm64.service" \
-	"$root/scripts/snapshot-machine.sh" "$here/arm64-disk.sh" "$here/arm64-boot.sh" |
+	"$root/scripts/snapshot-machine.sh" "$here/arm64-disk.sh" "$here/arm64-boot.sh" "$here/qemu.sh" "$here/lib.sh" |
 	sha256sum | cut -d' ' -f1)
 snap=$a/stock/boot/results/snapshot
 if [ "${KFIT_E2E_ARM64_STOCK:-0}" = 0 ] && [ -f "$a/stock/boot.stamp" ] &&

@@ -51,7 +51,8 @@ step rootfs $(($(now) - t))
 . "$pc/stock.env"
 
 sum=$(cat "$pc/rootfs.d.stamp" "$here/guest/kfit-e2e-pc-check" "$here/guest/kfit-e2e-pc.service" \
-	"$root/scripts/snapshot-machine.sh" "$here/pc-disk.sh" "$here/pc-boot.sh" "$here/qemu.sh" "$here/pc-ids.env" |
+	"$root/scripts/snapshot-machine.sh" "$here/pc-disk.sh" "$here/pc-boot.sh" "$here/qemu.sh" "$here/pc-ids.env" \
+	"$here/lib.sh" |
 	sha256sum | cut -d' ' -f1)
 snap=$pc/stock/boot/results/snapshot
 if [ "${KFIT_E2E_PC_STOCK:-0}" = 0 ] && [ -f "$pc/stock/boot.stamp" ] &&
