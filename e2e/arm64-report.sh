@@ -17,17 +17,7 @@ begin='<!-- e2e-arm64: begin (written by e2e/arm64-report.sh) -->'
 end='<!-- e2e-arm64: end -->'
 [ -f "$a/stock.env" ] || exit 0
 
-get() {
-	v=
-	if [ -f "$1" ]; then
-		v=$(sed -n "s/^$2=//p" "$1" | tail -n 1 | sed "s/^'//; s/'\$//")
-	fi
-	echo "${v:--}"
-}
-mib() { [ "$1" = - ] && echo - || awk -v b="$1" 'BEGIN{printf "%.1f MiB", b/1048576}'; }
-mmss() { [ "$1" = - ] && echo - || awk -v s="$1" 'BEGIN{printf "%d min %02d s", s/60, s%60}'; }
-secs() { [ "$1" = - ] && echo - || echo "$1 s"; }
-st() { case $(get "$1" boot_pass) in 1) echo pass ;; 0) echo "**fail**" ;; *) echo "not booted" ;; esac; }
+. "$here/lib.sh"
 
 sb=$a/stock/boot/boot.env k=$a/kfit kb=$a/kfit/boot/boot.env
 sroot=$a/rootfs.d
@@ -87,16 +77,7 @@ HEAD
 		echo
 	fi
 	for b in stock:Debian\ stock kfit:kfit; do
-		d=$a/${b%%:*}/boot
-		[ -f "$d/results.txt" ] || continue
-		echo "### ${b#*:} kernel on the arm64 board: checks"
-		echo
-		echo '```'
-		grep -E '^(ok|not ok|info )' "$d/results.txt" || true
-		echo '```'
-		echo
-		echo "journalctl -b -p warning: $(get "$d/boot.env" journal_warnings) lines (reported, not failed)."
-		echo
+		results_checks "$a/${b%%:*}/boot" "${b#*:} kernel on the arm64 board"
 	done
 	t=$k/timings.env
 	echo "Timings of the steps (seconds; a step the cache skipped keeps its last"

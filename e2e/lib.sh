@@ -8,6 +8,12 @@
 #   mib BYTES, mmss SECONDS, secs SECONDS   figures for the tables ("-"
 #                     stays "-")
 #   st BOOT-ENV       pass, **fail** or not booted
+#   results_checks DIR TITLE [ALLOW]   "### TITLE: checks", the guest's
+#                     ok/not ok/info lines from DIR/results.txt and the
+#                     journal line of DIR/boot.env (with ALLOW not empty,
+#                     the lines not in the allow-list too), as pc-report.sh
+#                     and arm64-report.sh print them; nothing without
+#                     DIR/results.txt
 #   serial_checks DIR the guest's ok/not ok/info lines from DIR/serial.log
 #                     and the journal line of DIR/boot.env, as report.sh
 #                     and report-all.sh print them
@@ -64,6 +70,29 @@ serial_checks() {
 	echo '```'
 	echo
 	echo "journalctl -b -p warning: $(get "$1/boot.env" journal_warnings) lines, $(get "$1/boot.env" journal_unexpected) not in e2e/journal-allow.txt."
+	if [ -s "$1/journal-unexpected.txt" ]; then
+		echo
+		echo '```'
+		cat "$1/journal-unexpected.txt"
+		echo '```'
+	fi
+	echo
+}
+
+results_checks() {
+	[ -f "$1/results.txt" ] || return 0
+	echo "### $2: checks"
+	echo
+	echo '```'
+	grep -E '^(ok|not ok|info )' "$1/results.txt" || true
+	echo '```'
+	echo
+	if [ -z "${3:-}" ]; then
+		echo "journalctl -b -p warning: $(get "$1/boot.env" journal_warnings) lines (reported, not failed)."
+		echo
+		return 0
+	fi
+	echo "journalctl -b -p warning: $(get "$1/boot.env" journal_warnings) lines, $(get "$1/boot.env" journal_unexpected) not in e2e/journal-allow.txt (reported, not failed)."
 	if [ -s "$1/journal-unexpected.txt" ]; then
 		echo
 		echo '```'
