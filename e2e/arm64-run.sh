@@ -41,11 +41,8 @@ mkdir -p "$a/stock" "$k"
 tm=$out/timings.env
 : >"$tm.new"
 t0=$(date +%s)
-step() { # NAME SECONDS: one timing
-	echo "$1_seconds=$2" >>"$tm.new"
-	echo "arm64-run.sh: $1: $2 s"
-}
-now() { date +%s; }
+me="arm64-run.sh"
+. "$here/lib.sh"
 cross="ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-"
 . "$here/fs.sh"
 
@@ -59,10 +56,7 @@ sum=$(cat "$a/rootfs.d.stamp" "$here/guest/kfit-e2e-arm64-check" "$here/guest/kf
 	"$root/scripts/snapshot-machine.sh" "$here/arm64-disk.sh" "$here/arm64-boot.sh" "$here/qemu.sh" "$here/lib.sh" |
 	sha256sum | cut -d' ' -f1)
 snap=$a/stock/boot/results/snapshot
-if [ "${KFIT_E2E_ARM64_STOCK:-0}" = 0 ] && [ -f "$a/stock/boot.stamp" ] &&
-	[ "$(cat "$a/stock/boot.stamp")" = "$sum" ] && [ -d "$snap" ]; then
-	echo "arm64-run.sh: stock boot up to date ($a/stock/boot)"
-else
+if ! stock_cached "$a/stock" "$sum" "$snap" "${KFIT_E2E_ARM64_STOCK:-0}"; then
 	t=$(now)
 	"$here/arm64-disk.sh" "$a/rootfs.d" "$a/stock/disk.img"
 	step stock_disk $(($(now) - t))
@@ -72,26 +66,13 @@ else
 		"$a/stock/boot" ||
 		echo "arm64-run.sh: note: Debian's stock kernel did not pass every check (reported, not kfit's)"
 	step stock_boot $(($(now) - t))
-	rm -f "$a/stock/disk.img"
-	if [ ! -d "$snap" ]; then
-		echo "arm64-run.sh: FAIL: the stock boot left no snapshot" >&2
-		exit 1
-	fi
-	echo "$sum" >"$a/stock/boot.stamp"
+	stock_booted "$a/stock" "$sum" "$snap"
 fi
 
 # 2. kfit generate --detect on the snapshot, the cross build, install.
 tree=$("$root/scripts/kernel-tree.sh" "$ver")
 echo "arm64-run.sh: kernel tree $tree"
-t=$(now)
-if ! "$kfit" generate --detect --root "$snap" -k "$tree" -a arm64 -o "$k/config.new" \
-	--explain >"$k/generate.log" 2>&1; then
-	cat "$k/generate.log" >&2
-	echo "arm64-run.sh: FAIL: kfit generate --detect --root $snap -a arm64" >&2
-	exit 1
-fi
-step generate $(($(now) - t))
-grep -E '^kfit: ' "$k/generate.log" | grep -v '^kfit: next' | head -n 20 || true
+kfit_generate "$kfit" "$snap" "$tree" arm64 "$k" "-a arm64"
 
 obj=$k/obj
 if [ -f "$k/config.built" ] && cmp -s "$k/config.new" "$k/config.built" &&
@@ -120,12 +101,7 @@ else
 		echo "arm64-run.sh: note: olddefconfig changed the generated config ($k/olddefconfig.diff)"
 	fi
 	{
-		echo "opts_y=$(grep -c '=y$' "$k/config.new" || true)"
-		echo "opts_m=$(grep -c '=m$' "$k/config.new" || true)"
-		echo "build_seconds=$bs"
-		echo "build_jobs=${KFIT_E2E_JOBS:-2}"
-		echo "build_cpu_seconds=$(awk '{printf "%d", $1 + $2}' "$k/build.time")"
-		echo "build_loadavg=$(cut -d' ' -f1-3 /proc/loadavg)"
+		build_figures "$k" "$bs"
 		echo "image_bytes=$(stat -c %s "$obj/arch/arm64/boot/Image")"
 	} >"$k/result.env"
 	cp "$k/config.new" "$k/config.built"
@@ -189,14 +165,7 @@ t=$(now)
 "$here/arm64-disk.sh" "$k/rootfs.d" "$k/disk.img"
 step kfit_disk $(($(now) - t))
 remove_tree "$k/rootfs.d"
-stick=
-if [ "${KFIT_E2E_ARM64_STICK:-1}" != 0 ]; then
-	stick=$k/stick.img
-	rm -f "$stick"
-	mkfs.vfat -C -n KFITSTICK "$stick" 16384 >/dev/null
-	printf 'kfit e2e usb stick\n' >"$k/KFIT.TXT"
-	mcopy -i "$stick" "$k/KFIT.TXT" ::KFIT.TXT
-fi
+make_stick "$k" "${KFIT_E2E_ARM64_STICK:-1}"
 fail=0
 t=$(now)
 "$here/arm64-boot.sh" "kfit" "$k/disk.img" "$k/vmlinuz-$rel" "$k/initrd.img-$rel" "$k/boot" "$stick" || fail=1
@@ -207,21 +176,12 @@ rm -f "$k/disk.img" ${stick:+"$stick"}
 	>"$out/compare.txt" || fail=1
 cat "$out/compare.txt"
 
-if [ -f "$tm" ]; then
-	while IFS== read -r key val; do
-		grep -q "^$key=" "$tm.new" || echo "$key=$val" >>"$tm.new"
-	done <"$tm"
-fi
-mv "$tm.new" "$tm"
+timings_save
 if [ "$ver" = 6.12 ]; then
 	"$here/arm64-report.sh" "$cache" "$root/docs/e2e.md"
 	echo "arm64-run.sh: wrote its section of docs/e2e.md"
 else
 	echo "arm64-run.sh: results in $k (docs/e2e.md reports the 6.12 run only)"
 fi
-if [ "$fail" = 0 ]; then
-	echo "arm64-run.sh: PASS ($(($(now) - t0)) s)"
-else
-	echo "arm64-run.sh: FAIL ($(($(now) - t0)) s)" >&2
-fi
+run_result "$fail" "$t0"
 exit "$fail"
