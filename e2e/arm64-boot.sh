@@ -22,6 +22,7 @@ set -eu
 name=$1 image=$2 kernel=$3 initrd=$4 dir=$5 stick=${6:-}
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/qemu.sh"
+# shellcheck source=e2e/lib.sh
 . "$here/lib.sh"
 qemu="qemu-system-aarch64"
 timeout=${KFIT_E2E_BOOT_TIMEOUT:-3000}

@@ -17,6 +17,7 @@ begin='<!-- e2e-arm64: begin (written by e2e/arm64-report.sh) -->'
 end='<!-- e2e-arm64: end -->'
 [ -f "$a/stock.env" ] || exit 0
 
+# shellcheck source=e2e/lib.sh
 . "$here/lib.sh"
 
 sb=$a/stock/boot/boot.env k=$a/kfit kb=$a/kfit/boot/boot.env

@@ -42,6 +42,7 @@ tm=$out/timings.env
 : >"$tm.new"
 t0=$(date +%s)
 me="arm64-run.sh"
+# shellcheck source=e2e/lib.sh
 . "$here/lib.sh"
 cross="ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-"
 . "$here/fs.sh"

@@ -23,6 +23,7 @@ set -eu
 name=$1 image=$2 dir=$3 stick=${4:-}
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/qemu.sh"
+# shellcheck source=e2e/lib.sh
 . "$here/lib.sh"
 timeout=${KFIT_E2E_BOOT_TIMEOUT:-1500}
 smp=2

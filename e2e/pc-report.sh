@@ -25,6 +25,7 @@ if [ -n "$ktree" ]; then
 fi
 [ -f "$pc/stock.env" ] || exit 0
 
+# shellcheck source=e2e/lib.sh
 . "$here/lib.sh"
 
 sb=$pc/stock/boot/boot.env k=$pc/kfit kb=$pc/kfit/boot/boot.env

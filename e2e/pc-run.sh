@@ -39,6 +39,7 @@ tm=$out/timings.env
 : >"$tm.new"
 t0=$(date +%s)
 me="pc-run.sh"
+# shellcheck source=e2e/lib.sh
 . "$here/lib.sh"
 
 # 1. The root directory and the stock boot.

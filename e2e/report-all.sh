@@ -14,6 +14,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 begin='<!-- e2e-all: begin (written by e2e/report-all.sh) -->'
 end='<!-- e2e-all: end -->'
 
+# shellcheck source=e2e/lib.sh
 . "$here/e2e/lib.sh"
 guest() { # BOOT-DIR KEY: an "info KEY: value" line of the guest's report
 	[ -f "$1/serial.log" ] || { echo -; return; }

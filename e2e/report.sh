@@ -8,6 +8,7 @@ set -eu
 cache=$1
 here=$(cd "$(dirname "$0")/.." && pwd)
 
+# shellcheck source=e2e/lib.sh
 . "$here/e2e/lib.sh"
 suite612=$(get "$cache/suites.env" suite612)
 [ "$suite612" != - ] || suite612=bookworm
