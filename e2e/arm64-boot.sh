@@ -24,6 +24,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/qemu.sh"
 # shellcheck source=e2e/lib.sh
 . "$here/lib.sh"
+# shellcheck disable=SC2034  # read by run_qemu (qemu.sh)
 qemu="qemu-system-aarch64"
 timeout=${KFIT_E2E_BOOT_TIMEOUT:-3000}
 smp=2
