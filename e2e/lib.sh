@@ -18,6 +18,12 @@
 #                     and the journal line of DIR/boot.env, as report.sh
 #                     and report-all.sh print them
 #
+# Disks (pc-disk.sh, arm64-disk.sh):
+#   guest_files E2E ROOTDIR MACHINE   the guest's test files into ROOTDIR:
+#                         E2E/guest/kfit-e2e-MACHINE-check and its unit
+#                         (enabled), networkd's DHCP file (networkd
+#                         enabled), scripts/snapshot-machine.sh
+#
 # Boots (pc-boot.sh, arm64-boot.sh), with DIR the boot's directory and LOG
 # its serial log:
 #   boot_unpack DIR LOG   the results disk unpacked into DIR/results and
@@ -69,7 +75,10 @@ serial_checks() {
 		grep -E '^(ok|not ok|info )' || true
 	echo '```'
 	echo
-	echo "journalctl -b -p warning: $(get "$1/boot.env" journal_warnings) lines, $(get "$1/boot.env" journal_unexpected) not in e2e/journal-allow.txt."
+	_unexpected "$1" ""
+}
+_unexpected() { # DIR TAIL: the journal line and the lines not allowed
+	echo "journalctl -b -p warning: $(get "$1/boot.env" journal_warnings) lines, $(get "$1/boot.env" journal_unexpected) not in e2e/journal-allow.txt$2."
 	if [ -s "$1/journal-unexpected.txt" ]; then
 		echo
 		echo '```'
@@ -92,14 +101,17 @@ results_checks() {
 		echo
 		return 0
 	fi
-	echo "journalctl -b -p warning: $(get "$1/boot.env" journal_warnings) lines, $(get "$1/boot.env" journal_unexpected) not in e2e/journal-allow.txt (reported, not failed)."
-	if [ -s "$1/journal-unexpected.txt" ]; then
-		echo
-		echo '```'
-		cat "$1/journal-unexpected.txt"
-		echo '```'
-	fi
-	echo
+	_unexpected "$1" " (reported, not failed)"
+}
+
+guest_files() {
+	install -D -m 755 "$1/guest/kfit-e2e-$3-check" "$2/usr/local/sbin/kfit-e2e-$3-check"
+	install -D -m 755 "$1/../scripts/snapshot-machine.sh" "$2/usr/local/sbin/snapshot-machine.sh"
+	install -D -m 644 "$1/guest/kfit-e2e-$3.service" "$2/etc/systemd/system/kfit-e2e-$3.service"
+	install -D -m 644 "$1/guest/20-wired.network" "$2/etc/systemd/network/20-wired.network"
+	mkdir -p "$2/etc/systemd/system/multi-user.target.wants"
+	ln -sfn "/etc/systemd/system/kfit-e2e-$3.service" "$2/etc/systemd/system/multi-user.target.wants/"
+	ln -sfn /lib/systemd/system/systemd-networkd.service "$2/etc/systemd/system/multi-user.target.wants/"
 }
 
 boot_unpack() {
