@@ -80,13 +80,7 @@ HEAD
 	for b in stock:Debian\ stock kfit:kfit; do
 		results_checks "$a/${b%%:*}/boot" "${b#*:} kernel on the arm64 board"
 	done
-	t=$k/timings.env
-	echo "Timings of the steps (seconds; a step the cache skipped keeps its last"
-	echo "figure): root filesystem (mmdebstrap through qemu-user) $(get "$t" rootfs_seconds) ($(get "$a/stock.env" rootfs_seconds) when made),"
-	echo "stock disk image $(get "$t" stock_disk_seconds), stock boot $(get "$t" stock_boot_seconds), generate $(get "$t" generate_seconds),"
-	echo "cross build $(get "$t" build_seconds), install (modules, initramfs) $(get "$t" install_seconds),"
-	echo "kfit disk image $(get "$t" kfit_disk_seconds), kfit boot $(get "$t" kfit_boot_seconds)."
-	echo
+	stock_timings "$k/timings.env" "$a/stock.env" "mmdebstrap through qemu-user" "cross build" "modules, initramfs"
 	[ ! -f "$here/arm64-findings.md" ] || cat "$here/arm64-findings.md"
 	echo "$end"
 }

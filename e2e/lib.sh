@@ -14,6 +14,10 @@
 #                     the lines not in the allow-list too), as pc-report.sh
 #                     and arm64-report.sh print them; nothing without
 #                     DIR/results.txt
+#   stock_timings T STOCK-ENV ROOTFS BUILD INSTALL   the timings paragraph
+#                     of pc-report.sh and arm64-report.sh from the timings
+#                     file T, with the words for how the root filesystem,
+#                     the build and the install were made
 #   serial_checks DIR the guest's ok/not ok/info lines from DIR/serial.log
 #                     and the journal line of DIR/boot.env, as report.sh
 #                     and report-all.sh print them
@@ -112,6 +116,15 @@ guest_files() {
 	mkdir -p "$2/etc/systemd/system/multi-user.target.wants"
 	ln -sfn "/etc/systemd/system/kfit-e2e-$3.service" "$2/etc/systemd/system/multi-user.target.wants/"
 	ln -sfn /lib/systemd/system/systemd-networkd.service "$2/etc/systemd/system/multi-user.target.wants/"
+}
+
+stock_timings() {
+	echo "Timings of the steps (seconds; a step the cache skipped keeps its last"
+	echo "figure): root filesystem ($3) $(get "$1" rootfs_seconds) ($(get "$2" rootfs_seconds) when made),"
+	echo "stock disk image $(get "$1" stock_disk_seconds), stock boot $(get "$1" stock_boot_seconds), generate $(get "$1" generate_seconds),"
+	echo "$4 $(get "$1" build_seconds), install ($5) $(get "$1" install_seconds),"
+	echo "kfit disk image $(get "$1" kfit_disk_seconds), kfit boot $(get "$1" kfit_boot_seconds)."
+	echo
 }
 
 boot_unpack() {

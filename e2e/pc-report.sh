@@ -133,13 +133,7 @@ HEAD
 	fi
 	results_checks "$pc/stock/boot" "Debian stock kernel on the PC" allow
 	results_checks "$pc/kfit/boot" "kfit kernel on the PC" allow
-	t=$pc/timings.env
-	echo "Timings of the steps (seconds; a step the cache skipped keeps its last"
-	echo "figure): root filesystem (mmdebstrap) $(get "$t" rootfs_seconds) ($(get "$pc/stock.env" rootfs_seconds) when made),"
-	echo "stock disk image $(get "$t" stock_disk_seconds), stock boot $(get "$t" stock_boot_seconds), generate $(get "$t" generate_seconds),"
-	echo "kfit build $(get "$t" build_seconds), install (dpkg -i, initramfs, kernel-install) $(get "$t" install_seconds),"
-	echo "kfit disk image $(get "$t" kfit_disk_seconds), kfit boot $(get "$t" kfit_boot_seconds)."
-	echo
+	stock_timings "$pc/timings.env" "$pc/stock.env" mmdebstrap "kfit build" "dpkg -i, initramfs, kernel-install"
 	[ ! -f "$here/pc-findings.md" ] || cat "$here/pc-findings.md"
 	echo "$end"
 }
