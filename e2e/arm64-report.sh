@@ -53,9 +53,10 @@ xHCI with a USB keyboard and tablet. Debian 12 arm64 made by
 1. Debian's stock arm64 kernel (linux-image-arm64) with its initramfs;
    inside, `scripts/snapshot-machine.sh` and the list of bound drivers.
 2. On the host: `kfit generate --detect --root SNAPSHOT -a arm64 -k <6.12
-   tree>`, the kernel cross-built (`make ARCH=arm64
-   CROSS_COMPILE=aarch64-linux-gnu- Image modules`: `kfit build` does not
-   cross-build), its modules installed into a copy of the image, its
+   tree>`, the kernel cross-built by `kfit build -a arm64 --format plain`
+   (CROSS_COMPILE=aarch64-linux-gnu-, which kfit build takes for another
+   architecture), what it staged (image, System.map, config, modules)
+   copied into the image, its
    initramfs Debian's stock one (initramfs-tools, MODULES=list) with the
    modules replaced by kfit's (e2e/arm64-initrd.sh).
 3. Booted the same way, with a FAT USB stick on the xHCI that the
