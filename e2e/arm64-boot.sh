@@ -20,6 +20,12 @@
 set -eu
 
 name=$1 image=$2 kernel=$3 initrd=$4 dir=$5 stick=${6:-}
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/qemu.sh"
+# shellcheck source=e2e/lib.sh
+. "$here/lib.sh"
+# shellcheck disable=SC2034  # read by run_qemu (qemu.sh)
+qemu="qemu-system-aarch64"
 timeout=${KFIT_E2E_BOOT_TIMEOUT:-3000}
 smp=2
 mkdir -p "$dir"
@@ -43,64 +49,13 @@ if [ -n "$stick" ]; then
 		-device usb-storage,bus=xhci.0,drive=stick
 fi
 
-echo "arm64-boot.sh: $name: booting $image (timeout ${timeout}s, serial log $log)"
-start=$(date +%s)
-rc=0
-timeout "$timeout" qemu-system-aarch64 "$@" </dev/null >"$dir/qemu.out" 2>&1 || rc=$?
-wall=$(($(date +%s) - start))
-fail=0
-report() { echo "arm64-boot.sh: $name: $*" >&2; }
-if [ "$rc" = 124 ]; then
-	report "FAIL: QEMU did not power off within ${timeout}s"
-	fail=1
-elif [ "$rc" != 0 ]; then
-	report "FAIL: QEMU exited with $rc: $(tail -n 3 "$dir/qemu.out")"
-	fail=1
-fi
-mkdir -p "$dir/results"
-tar -C "$dir/results" -xf "$dir/results.img" 2>/dev/null || true
-if [ -f "$dir/results/results.txt" ]; then
-	sed -n 's/^KFIT-E2E: //p' "$dir/results/results.txt" >"$dir/results.txt"
-else
-	tr -d '\r' <"$log" | sed -n 's/^.*KFIT-E2E: //p' >"$dir/results.txt"
-fi
+run_qemu "arm64-boot.sh: $name" "$image" "$timeout" "$dir" "$log" "$@"
+boot_unpack "$dir" "$log"
 # The getty's prompt on the PL011 (the hostname is kfit-arm64).
 if tr -d '\r' <"$log" | grep -q 'kfit-arm64 login:'; then
 	echo "ok serial-login-prompt" >>"$dir/results.txt"
 else
 	echo "not ok serial-login-prompt: no 'kfit-arm64 login:' in $log" >>"$dir/results.txt"
 fi
-if ! grep -qx 'done' "$dir/results.txt"; then
-	report "FAIL: the guest test unit did not finish; last console lines:"
-	tr -d '\r' <"$log" | tail -n 25 | sed 's/^/    /' >&2
-	fail=1
-fi
-if grep -q '^not ok' "$dir/results.txt"; then
-	grep '^not ok' "$dir/results.txt" | sed 's/^/    /' >&2
-	report "FAIL: checks above failed"
-	fail=1
-fi
-
-sed -n 's/^journal: //p' "$dir/results.txt" >"$dir/journal.txt"
-get() { sed -n "s/^info $1: //p" "$dir/results.txt" | head -n 1; }
-failed=$(get failed-units)
-nfail=0
-[ "$failed" = none ] || [ -z "$failed" ] || nfail=$(echo "$failed" | wc -w)
-{
-	echo "boot_pass=$((1 - fail))"
-	echo "boot_wall_seconds=$wall"
-	echo "boot_loadavg=$(cut -d' ' -f1-3 /proc/loadavg)"
-	echo "boot_multi_user_seconds=$(get multi-user-seconds)"
-	echo "boot_startup='$(get systemd-analyze | sed -n 's/^Startup finished in //p')'"
-	echo "failed_units=$nfail"
-	echo "bound_devices=$(get bound-devices)"
-	echo "modules_loaded=$(get modules-loaded)"
-	echo "journal_warnings=$(wc -l <"$dir/journal.txt")"
-} >"$dir/boot.env"
-grep -E '^(ok|not ok|info)' "$dir/results.txt" | sed 's/^/    /'
-if [ "$fail" = 0 ]; then
-	echo "arm64-boot.sh: $name: PASS (${wall}s wall)"
-else
-	echo "arm64-boot.sh: $name: FAIL (${wall}s wall; serial log $log)"
-fi
+boot_finish "arm64-boot.sh: $name" "$dir" "$log"
 exit "$fail"

@@ -13,14 +13,10 @@ set -eu
 
 dir=$1 img=$2
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=e2e/lib.sh
+. "$here/lib.sh"
 
-install -D -m 755 "$here/guest/kfit-e2e-arm64-check" "$dir/usr/local/sbin/kfit-e2e-arm64-check"
-install -D -m 755 "$here/../scripts/snapshot-machine.sh" "$dir/usr/local/sbin/snapshot-machine.sh"
-install -D -m 644 "$here/guest/kfit-e2e-arm64.service" "$dir/etc/systemd/system/kfit-e2e-arm64.service"
-install -D -m 644 "$here/guest/20-wired.network" "$dir/etc/systemd/network/20-wired.network"
-mkdir -p "$dir/etc/systemd/system/multi-user.target.wants"
-ln -sfn /etc/systemd/system/kfit-e2e-arm64.service "$dir/etc/systemd/system/multi-user.target.wants/"
-ln -sfn /lib/systemd/system/systemd-networkd.service "$dir/etc/systemd/system/multi-user.target.wants/"
+guest_files "$here" "$dir" arm64
 
 # No start timeout for the console's device unit: udev's coldplug under TCG
 # on a loaded machine took longer than systemd's 90 s, and

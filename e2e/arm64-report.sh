@@ -17,17 +17,8 @@ begin='<!-- e2e-arm64: begin (written by e2e/arm64-report.sh) -->'
 end='<!-- e2e-arm64: end -->'
 [ -f "$a/stock.env" ] || exit 0
 
-get() {
-	v=
-	if [ -f "$1" ]; then
-		v=$(sed -n "s/^$2=//p" "$1" | tail -n 1 | sed "s/^'//; s/'\$//")
-	fi
-	echo "${v:--}"
-}
-mib() { [ "$1" = - ] && echo - || awk -v b="$1" 'BEGIN{printf "%.1f MiB", b/1048576}'; }
-mmss() { [ "$1" = - ] && echo - || awk -v s="$1" 'BEGIN{printf "%d min %02d s", s/60, s%60}'; }
-secs() { [ "$1" = - ] && echo - || echo "$1 s"; }
-st() { case $(get "$1" boot_pass) in 1) echo pass ;; 0) echo "**fail**" ;; *) echo "not booted" ;; esac; }
+# shellcheck source=e2e/lib.sh
+. "$here/lib.sh"
 
 sb=$a/stock/boot/boot.env k=$a/kfit kb=$a/kfit/boot/boot.env
 sroot=$a/rootfs.d
@@ -62,9 +53,10 @@ xHCI with a USB keyboard and tablet. Debian 12 arm64 made by
 1. Debian's stock arm64 kernel (linux-image-arm64) with its initramfs;
    inside, `scripts/snapshot-machine.sh` and the list of bound drivers.
 2. On the host: `kfit generate --detect --root SNAPSHOT -a arm64 -k <6.12
-   tree>`, the kernel cross-built (`make ARCH=arm64
-   CROSS_COMPILE=aarch64-linux-gnu- Image modules`: `kfit build` does not
-   cross-build), its modules installed into a copy of the image, its
+   tree>`, the kernel cross-built by `kfit build -a arm64 --format plain`
+   (CROSS_COMPILE=aarch64-linux-gnu-, which kfit build takes for another
+   architecture), what it staged (image, System.map, config, modules)
+   copied into the image, its
    initramfs Debian's stock one (initramfs-tools, MODULES=list) with the
    modules replaced by kfit's (e2e/arm64-initrd.sh).
 3. Booted the same way, with a FAT USB stick on the xHCI that the
@@ -87,24 +79,9 @@ HEAD
 		echo
 	fi
 	for b in stock:Debian\ stock kfit:kfit; do
-		d=$a/${b%%:*}/boot
-		[ -f "$d/results.txt" ] || continue
-		echo "### ${b#*:} kernel on the arm64 board: checks"
-		echo
-		echo '```'
-		grep -E '^(ok|not ok|info )' "$d/results.txt" || true
-		echo '```'
-		echo
-		echo "journalctl -b -p warning: $(get "$d/boot.env" journal_warnings) lines (reported, not failed)."
-		echo
+		results_checks "$a/${b%%:*}/boot" "${b#*:} kernel on the arm64 board"
 	done
-	t=$k/timings.env
-	echo "Timings of the steps (seconds; a step the cache skipped keeps its last"
-	echo "figure): root filesystem (mmdebstrap through qemu-user) $(get "$t" rootfs_seconds) ($(get "$a/stock.env" rootfs_seconds) when made),"
-	echo "stock disk image $(get "$t" stock_disk_seconds), stock boot $(get "$t" stock_boot_seconds), generate $(get "$t" generate_seconds),"
-	echo "cross build $(get "$t" build_seconds), install (modules, initramfs) $(get "$t" install_seconds),"
-	echo "kfit disk image $(get "$t" kfit_disk_seconds), kfit boot $(get "$t" kfit_boot_seconds)."
-	echo
+	stock_timings "$k/timings.env" "$a/stock.env" "mmdebstrap through qemu-user" "cross build" "modules, initramfs"
 	[ ! -f "$here/arm64-findings.md" ] || cat "$here/arm64-findings.md"
 	echo "$end"
 }

@@ -8,9 +8,10 @@
 # snapshot-machine.sh and the list of bound drivers.  2. On the host,
 # `kfit generate --detect --root SNAPSHOT -a arm64` on Debian's 6.12 tree
 # (KFIT_E2E_ARM64_TREE: any version or tarball scripts/kernel-tree.sh
-# takes), the kernel cross-built with make ARCH=arm64
-# CROSS_COMPILE=aarch64-linux-gnu- Image modules (kfit build has no cross
-# build), its modules installed into a copy of the image and its
+# takes), the kernel cross-built by `kfit build -a arm64 --format plain`
+# (CROSS_COMPILE=aarch64-linux-gnu-, Debian's gcc-aarch64-linux-gnu; the
+# image, System.map, config and modules staged in CACHE/arm64/kfit/install),
+# its modules installed into a copy of the image and its
 # initramfs made there by update-initramfs (in a chroot, through
 # qemu-user-static).  3. That kernel booted the same way, with a FAT USB
 # stick on the xHCI the snapshot never saw, and checked: running, 0
@@ -41,12 +42,9 @@ mkdir -p "$a/stock" "$k"
 tm=$out/timings.env
 : >"$tm.new"
 t0=$(date +%s)
-step() { # NAME SECONDS: one timing
-	echo "$1_seconds=$2" >>"$tm.new"
-	echo "arm64-run.sh: $1: $2 s"
-}
-now() { date +%s; }
-cross="ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-"
+me="arm64-run.sh"
+# shellcheck source=e2e/lib.sh
+. "$here/lib.sh"
 . "$here/fs.sh"
 
 # 1. The root directory and the stock boot.
@@ -56,13 +54,10 @@ step rootfs $(($(now) - t))
 . "$a/stock.env"
 
 sum=$(cat "$a/rootfs.d.stamp" "$here/guest/kfit-e2e-arm64-check" "$here/guest/kfit-e2e-arm64.service" \
-	"$root/scripts/snapshot-machine.sh" "$here/arm64-disk.sh" "$here/arm64-boot.sh" |
+	"$root/scripts/snapshot-machine.sh" "$here/arm64-disk.sh" "$here/arm64-boot.sh" "$here/qemu.sh" "$here/lib.sh" |
 	sha256sum | cut -d' ' -f1)
 snap=$a/stock/boot/results/snapshot
-if [ "${KFIT_E2E_ARM64_STOCK:-0}" = 0 ] && [ -f "$a/stock/boot.stamp" ] &&
-	[ "$(cat "$a/stock/boot.stamp")" = "$sum" ] && [ -d "$snap" ]; then
-	echo "arm64-run.sh: stock boot up to date ($a/stock/boot)"
-else
+if ! stock_cached "$a/stock" "$sum" "$snap" "${KFIT_E2E_ARM64_STOCK:-0}"; then
 	t=$(now)
 	"$here/arm64-disk.sh" "$a/rootfs.d" "$a/stock/disk.img"
 	step stock_disk $(($(now) - t))
@@ -72,80 +67,62 @@ else
 		"$a/stock/boot" ||
 		echo "arm64-run.sh: note: Debian's stock kernel did not pass every check (reported, not kfit's)"
 	step stock_boot $(($(now) - t))
-	rm -f "$a/stock/disk.img"
-	if [ ! -d "$snap" ]; then
-		echo "arm64-run.sh: FAIL: the stock boot left no snapshot" >&2
-		exit 1
-	fi
-	echo "$sum" >"$a/stock/boot.stamp"
+	stock_booted "$a/stock" "$sum" "$snap"
 fi
 
 # 2. kfit generate --detect on the snapshot, the cross build, install.
 tree=$("$root/scripts/kernel-tree.sh" "$ver")
 echo "arm64-run.sh: kernel tree $tree"
-t=$(now)
-if ! "$kfit" generate --detect --root "$snap" -k "$tree" -a arm64 -o "$k/config.new" \
-	--explain >"$k/generate.log" 2>&1; then
-	cat "$k/generate.log" >&2
-	echo "arm64-run.sh: FAIL: kfit generate --detect --root $snap -a arm64" >&2
-	exit 1
-fi
-step generate $(($(now) - t))
-grep -E '^kfit: ' "$k/generate.log" | grep -v '^kfit: next' | head -n 20 || true
+kfit_generate "$kfit" "$snap" "$tree" arm64 "$k" "-a arm64"
 
 obj=$k/obj
+stage=$k/install
 if [ -f "$k/config.built" ] && cmp -s "$k/config.new" "$k/config.built" &&
-	[ -f "$obj/arch/arm64/boot/Image" ]; then
+	[ -f "$k/staged.txt" ]; then
 	echo "arm64-run.sh: kernel build up to date ($obj)"
 else
-	rm -f "$k/config.built"
-	mkdir -p "$obj"
-	cp "$k/config.new" "$obj/.config"
+	rm -f "$k/config.built" "$k/staged.txt"
+	remove_tree "$stage"
 	t=$(now)
-	# shellcheck disable=SC2086  # $cross is two make variables
-	if ! { make -s -C "$tree" O="$obj" $cross olddefconfig &&
-		nice -n "${KFIT_E2E_NICE:-10}" /usr/bin/time -f '%U %S' -o "$k/build.time" \
-			make -C "$tree" O="$obj" $cross -j "${KFIT_E2E_JOBS:-2}" Image modules; } \
-		>"$k/build.log" 2>&1; then
+	# kfit build: cross-compiles for -a arm64 (CROSS_COMPILE from Debian's
+	# gcc-aarch64-linux-gnu), builds everything make builds, installs
+	# the modules and stages the image into $stage
+	if ! nice -n "${KFIT_E2E_NICE:-10}" /usr/bin/time -f '%U %S' -o "$k/build.time" \
+		"$kfit" build -k "$tree" -a arm64 -c "$k/config.new" -O "$obj" \
+		--format plain -j "${KFIT_E2E_JOBS:-2}" >"$k/staged.txt.new" 2>"$k/build.log"; then
 		tail -n 40 "$k/build.log" >&2
-		echo "arm64-run.sh: FAIL: the cross build (log: $k/build.log)" >&2
+		echo "arm64-run.sh: FAIL: kfit build (log: $k/build.log)" >&2
 		exit 1
 	fi
+	mv "$k/staged.txt.new" "$k/staged.txt"
 	bs=$(($(now) - t))
 	step build "$bs"
-	# olddefconfig must not have changed what kfit wrote
+	# the kernel's make must not have changed what kfit wrote
 	grep '^CONFIG_' "$k/config.new" | sort >"$k/config.new.sorted"
 	grep '^CONFIG_' "$obj/.config" | sort >"$k/config.obj.sorted"
 	if ! diff "$k/config.new.sorted" "$k/config.obj.sorted" >"$k/olddefconfig.diff" 2>&1; then
-		echo "arm64-run.sh: note: olddefconfig changed the generated config ($k/olddefconfig.diff)"
+		echo "arm64-run.sh: note: the kernel's make changed the generated config ($k/olddefconfig.diff)"
 	fi
 	{
-		echo "opts_y=$(grep -c '=y$' "$k/config.new" || true)"
-		echo "opts_m=$(grep -c '=m$' "$k/config.new" || true)"
-		echo "build_seconds=$bs"
-		echo "build_jobs=${KFIT_E2E_JOBS:-2}"
-		echo "build_cpu_seconds=$(awk '{printf "%d", $1 + $2}' "$k/build.time")"
-		echo "build_loadavg=$(cut -d' ' -f1-3 /proc/loadavg)"
-		echo "image_bytes=$(stat -c %s "$obj/arch/arm64/boot/Image")"
+		build_figures "$k" "$bs"
+		echo "image_bytes=$(stat -c %s "$(grep '/boot/vmlinuz-' "$k/staged.txt" | head -n 1)")"
 	} >"$k/result.env"
 	cp "$k/config.new" "$k/config.built"
 fi
 
-# The image: a copy of the stock root directory with the modules
-# installed and an initramfs made by Debian's own update-initramfs.
+# The image: a copy of the stock root directory with what kfit build
+# staged (kernel, System.map, config, modules) and an initramfs made by
+# Debian's own update-initramfs.
 t=$(now)
-# shellcheck disable=SC2086  # $cross is two make variables
-rel=$(make -s -C "$tree" O="$obj" $cross kernelrelease)
+vmlinuz=$(grep '/boot/vmlinuz-' "$k/staged.txt" | head -n 1)
+rel=${vmlinuz##*/vmlinuz-}
 remove_tree "$k/rootfs.d"
 cp -a "$a/rootfs.d" "$k/rootfs.d"
-if grep -q '^CONFIG_MODULES=y' "$obj/.config"; then
-	# shellcheck disable=SC2086
-	make -s -C "$tree" O="$obj" $cross INSTALL_MOD_PATH="$k/rootfs.d" INSTALL_MOD_STRIP=1 \
-		modules_install >"$k/install.log" 2>&1
+cp -a "$stage/boot/." "$k/rootfs.d/boot/"
+if [ -d "$stage/lib/modules/$rel" ]; then
+	mkdir -p "$k/rootfs.d/lib/modules"
+	cp -a "$stage/lib/modules/$rel" "$k/rootfs.d/lib/modules/"
 fi
-cp "$obj/arch/arm64/boot/Image" "$k/rootfs.d/boot/vmlinuz-$rel"
-cp "$obj/.config" "$k/rootfs.d/boot/config-$rel"
-cp "$obj/System.map" "$k/rootfs.d/boot/System.map-$rel"
 if [ "${KFIT_E2E_ARM64_INITRAMFS:-repack}" = chroot ]; then
 	# Debian's update-initramfs in the image (through qemu-user-static:
 	# 20 minutes and more on a loaded 2-core machine)
@@ -189,14 +166,7 @@ t=$(now)
 "$here/arm64-disk.sh" "$k/rootfs.d" "$k/disk.img"
 step kfit_disk $(($(now) - t))
 remove_tree "$k/rootfs.d"
-stick=
-if [ "${KFIT_E2E_ARM64_STICK:-1}" != 0 ]; then
-	stick=$k/stick.img
-	rm -f "$stick"
-	mkfs.vfat -C -n KFITSTICK "$stick" 16384 >/dev/null
-	printf 'kfit e2e usb stick\n' >"$k/KFIT.TXT"
-	mcopy -i "$stick" "$k/KFIT.TXT" ::KFIT.TXT
-fi
+make_stick "$k" "${KFIT_E2E_ARM64_STICK:-1}"
 fail=0
 t=$(now)
 "$here/arm64-boot.sh" "kfit" "$k/disk.img" "$k/vmlinuz-$rel" "$k/initrd.img-$rel" "$k/boot" "$stick" || fail=1
@@ -207,21 +177,12 @@ rm -f "$k/disk.img" ${stick:+"$stick"}
 	>"$out/compare.txt" || fail=1
 cat "$out/compare.txt"
 
-if [ -f "$tm" ]; then
-	while IFS== read -r key val; do
-		grep -q "^$key=" "$tm.new" || echo "$key=$val" >>"$tm.new"
-	done <"$tm"
-fi
-mv "$tm.new" "$tm"
+timings_save
 if [ "$ver" = 6.12 ]; then
 	"$here/arm64-report.sh" "$cache" "$root/docs/e2e.md"
 	echo "arm64-run.sh: wrote its section of docs/e2e.md"
 else
 	echo "arm64-run.sh: results in $k (docs/e2e.md reports the 6.12 run only)"
 fi
-if [ "$fail" = 0 ]; then
-	echo "arm64-run.sh: PASS ($(($(now) - t0)) s)"
-else
-	echo "arm64-run.sh: FAIL ($(($(now) - t0)) s)" >&2
-fi
+run_result "$fail" "$t0"
 exit "$fail"

@@ -23,6 +23,8 @@ set -eu
 name=$1 image=$2 dir=$3 stick=${4:-}
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/qemu.sh"
+# shellcheck source=e2e/lib.sh
+. "$here/lib.sh"
 timeout=${KFIT_E2E_BOOT_TIMEOUT:-1500}
 smp=2
 code=/usr/share/OVMF/OVMF_CODE_4M.fd
@@ -55,51 +57,8 @@ if [ -n "$stick" ]; then
 fi
 
 run_qemu "pc-boot.sh: $name" "$image" "$timeout" "$dir" "$log" "$@"
-report() { echo "pc-boot.sh: $name: $*" >&2; }
-mkdir -p "$dir/results"
-tar -C "$dir/results" -xf "$dir/results.img" 2>/dev/null || true
-if [ -f "$dir/results/results.txt" ]; then
-	sed -n 's/^KFIT-E2E: //p' "$dir/results/results.txt" >"$dir/results.txt"
-else
-	tr -d '\r' <"$log" | sed -n 's/^.*KFIT-E2E: //p' >"$dir/results.txt"
-fi
-if ! grep -qx 'done' "$dir/results.txt"; then
-	report "FAIL: the guest test unit did not finish; last console lines:"
-	tr -d '\r' <"$log" | tail -n 25 | sed 's/^/    /' >&2
-	fail=1
-fi
-if grep -q '^not ok' "$dir/results.txt"; then
-	grep '^not ok' "$dir/results.txt" | sed 's/^/    /' >&2
-	report "FAIL: checks above failed"
-	fail=1
-fi
-
+boot_unpack "$dir" "$log"
 # Journal warnings, judged against the allow-list (reported, not failed:
 # the firmware check above is the journal check the PC must pass).
-grep -v '^#' "$here/journal-allow.txt" | grep -v '^[[:space:]]*$' >"$dir/allow.pat" || true
-sed -n 's/^journal: //p' "$dir/results.txt" >"$dir/journal.txt"
-grep -Evf "$dir/allow.pat" "$dir/journal.txt" >"$dir/journal-unexpected.txt" || true
-
-get() { sed -n "s/^info $1: //p" "$dir/results.txt" | head -n 1; }
-failed=$(get failed-units)
-nfail=0
-[ "$failed" = none ] || [ -z "$failed" ] || nfail=$(echo "$failed" | wc -w)
-{
-	echo "boot_pass=$((1 - fail))"
-	echo "boot_wall_seconds=$wall"
-	echo "boot_loadavg=$(cut -d' ' -f1-3 /proc/loadavg)"
-	echo "boot_multi_user_seconds=$(get multi-user-seconds)"
-	echo "boot_startup='$(get systemd-analyze | sed -n 's/^Startup finished in //p')'"
-	echo "failed_units=$nfail"
-	echo "bound_devices=$(get bound-devices)"
-	echo "modules_loaded=$(get modules-loaded)"
-	echo "journal_warnings=$(wc -l <"$dir/journal.txt")"
-	echo "journal_unexpected=$(wc -l <"$dir/journal-unexpected.txt")"
-} >"$dir/boot.env"
-grep -E '^(ok|not ok|info)' "$dir/results.txt" | sed 's/^/    /'
-if [ "$fail" = 0 ]; then
-	echo "pc-boot.sh: $name: PASS (${wall}s wall)"
-else
-	echo "pc-boot.sh: $name: FAIL (${wall}s wall; serial log $log)"
-fi
+boot_finish "pc-boot.sh: $name" "$dir" "$log" "$here/journal-allow.txt"
 exit "$fail"

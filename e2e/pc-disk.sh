@@ -13,16 +13,12 @@ set -eu
 
 dir=$1 rel=$2 img=$3
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=e2e/lib.sh
+. "$here/lib.sh"
 # shellcheck source=e2e/pc-ids.env
 . "$here/pc-ids.env"
 
-install -D -m 755 "$here/guest/kfit-e2e-pc-check" "$dir/usr/local/sbin/kfit-e2e-pc-check"
-install -D -m 755 "$here/../scripts/snapshot-machine.sh" "$dir/usr/local/sbin/snapshot-machine.sh"
-install -D -m 644 "$here/guest/kfit-e2e-pc.service" "$dir/etc/systemd/system/kfit-e2e-pc.service"
-install -D -m 644 "$here/guest/20-wired.network" "$dir/etc/systemd/network/20-wired.network"
-mkdir -p "$dir/etc/systemd/system/multi-user.target.wants"
-ln -sfn /etc/systemd/system/kfit-e2e-pc.service "$dir/etc/systemd/system/multi-user.target.wants/"
-ln -sfn /lib/systemd/system/systemd-networkd.service "$dir/etc/systemd/system/multi-user.target.wants/"
+guest_files "$here" "$dir" pc
 
 entry=
 for e in "$dir"/boot/efi/loader/entries/*-"$rel".conf; do

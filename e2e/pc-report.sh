@@ -25,17 +25,8 @@ if [ -n "$ktree" ]; then
 fi
 [ -f "$pc/stock.env" ] || exit 0
 
-get() {
-	v=
-	if [ -f "$1" ]; then
-		v=$(sed -n "s/^$2=//p" "$1" | tail -n 1 | sed "s/^'//; s/'\$//")
-	fi
-	echo "${v:--}"
-}
-mib() { [ "$1" = - ] && echo - || awk -v b="$1" 'BEGIN{printf "%.1f MiB", b/1048576}'; }
-mmss() { [ "$1" = - ] && echo - || awk -v s="$1" 'BEGIN{printf "%d min %02d s", s/60, s%60}'; }
-secs() { [ "$1" = - ] && echo - || echo "$1 s"; }
-st() { case $(get "$1" boot_pass) in 1) echo pass ;; 0) echo "**fail**" ;; *) echo "not booted" ;; esac; }
+# shellcheck source=e2e/lib.sh
+. "$here/lib.sh"
 
 sb=$pc/stock/boot/boot.env k=$pc/kfit kb=$pc/kfit/boot/boot.env
 [ -z "$ktree" ] || { k=$pc/kfit-$ktree kb=$pc/kfit-$ktree/boot/boot.env; }
@@ -57,24 +48,6 @@ rows() { # TREE-LABEL: the table of the stock and the kfit kernel
 	echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 	echo "| Debian stock $(get "$pc/stock.env" stock_package) ($(get "$pc/stock.env" stock_version)) | Debian's amd64 config | $sy | $sm | $(mib "$svz") | $smodn, $(mib "$smod") | $(mib "$sird") | not built here | $(secs "$(get "$sb" boot_multi_user_seconds)") | $(get "$sb" boot_startup) | $(secs "$(get "$sb" boot_wall_seconds)") (load $(get "$sb" boot_loadavg | cut -d' ' -f1)) | $(get "$sb" bound_devices) | $(st "$sb") |"
 	echo "| kfit, $1 tree ($(get "$k/install.env" release)) | generate --detect --root (stock boot's snapshot) | $(get "$k/result.env" opts_y) | $(get "$k/result.env" opts_m) | $(mib "$(get "$k/result.env" bzimage_bytes)") | $(get "$k/install.env" modules_count), $(mib "$(get "$k/install.env" modules_bytes)") | $(mib "$(get "$k/install.env" initrd_bytes)") | $(mmss "$(get "$k/result.env" build_seconds)") wall, -j$(get "$k/result.env" build_jobs), load $(get "$k/result.env" build_loadavg | cut -d' ' -f1); $(mmss "$(get "$k/result.env" build_cpu_seconds)") CPU | $(secs "$(get "$kb" boot_multi_user_seconds)") | $(get "$kb" boot_startup) | $(secs "$(get "$kb" boot_wall_seconds)") (load $(get "$kb" boot_loadavg | cut -d' ' -f1)) | $(get "$kb" bound_devices) | $(st "$kb") |"
-}
-
-checks() { # DIR TITLE: one boot's checks and unexpected journal lines
-	[ -f "$1/results.txt" ] || return 0
-	echo "### $2: checks"
-	echo
-	echo '```'
-	grep -E '^(ok|not ok|info )' "$1/results.txt" || true
-	echo '```'
-	echo
-	echo "journalctl -b -p warning: $(get "$1/boot.env" journal_warnings) lines, $(get "$1/boot.env" journal_unexpected) not in e2e/journal-allow.txt (reported, not failed)."
-	if [ -s "$1/journal-unexpected.txt" ]; then
-		echo
-		echo '```'
-		cat "$1/journal-unexpected.txt"
-		echo '```'
-	fi
-	echo
 }
 
 # The section of another tree's run (make e2e-pc KFIT_E2E_PC_TREE=TREE).
@@ -101,7 +74,7 @@ section_tree() {
 		echo '```'
 		echo
 	fi
-	checks "$k/boot" "kfit $ktree kernel on the PC"
+	results_checks "$k/boot" "kfit $ktree kernel on the PC" allow
 	t=$k/timings.env
 	echo "Timings of the steps (seconds; a step the cache skipped keeps its last"
 	echo "figure): generate $(get "$t" generate_seconds), kfit build $(get "$t" build_seconds),"
@@ -158,15 +131,9 @@ HEAD
 		echo '```'
 		echo
 	fi
-	checks "$pc/stock/boot" "Debian stock kernel on the PC"
-	checks "$pc/kfit/boot" "kfit kernel on the PC"
-	t=$pc/timings.env
-	echo "Timings of the steps (seconds; a step the cache skipped keeps its last"
-	echo "figure): root filesystem (mmdebstrap) $(get "$t" rootfs_seconds) ($(get "$pc/stock.env" rootfs_seconds) when made),"
-	echo "stock disk image $(get "$t" stock_disk_seconds), stock boot $(get "$t" stock_boot_seconds), generate $(get "$t" generate_seconds),"
-	echo "kfit build $(get "$t" build_seconds), install (dpkg -i, initramfs, kernel-install) $(get "$t" install_seconds),"
-	echo "kfit disk image $(get "$t" kfit_disk_seconds), kfit boot $(get "$t" kfit_boot_seconds)."
-	echo
+	results_checks "$pc/stock/boot" "Debian stock kernel on the PC" allow
+	results_checks "$pc/kfit/boot" "kfit kernel on the PC" allow
+	stock_timings "$pc/timings.env" "$pc/stock.env" mmdebstrap "kfit build" "dpkg -i, initramfs, kernel-install"
 	[ ! -f "$here/pc-findings.md" ] || cat "$here/pc-findings.md"
 	echo "$end"
 }

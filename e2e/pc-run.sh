@@ -38,11 +38,9 @@ mkdir -p "$pc/stock" "$k"
 tm=$out/timings.env
 : >"$tm.new"
 t0=$(date +%s)
-step() { # NAME SECONDS: one timing
-	echo "$1_seconds=$2" >>"$tm.new"
-	echo "pc-run.sh: $1: $2 s"
-}
-now() { date +%s; }
+me="pc-run.sh"
+# shellcheck source=e2e/lib.sh
+. "$here/lib.sh"
 
 # 1. The root directory and the stock boot.
 t=$(now)
@@ -51,13 +49,11 @@ step rootfs $(($(now) - t))
 . "$pc/stock.env"
 
 sum=$(cat "$pc/rootfs.d.stamp" "$here/guest/kfit-e2e-pc-check" "$here/guest/kfit-e2e-pc.service" \
-	"$root/scripts/snapshot-machine.sh" "$here/pc-disk.sh" "$here/pc-boot.sh" "$here/qemu.sh" "$here/pc-ids.env" |
+	"$root/scripts/snapshot-machine.sh" "$here/pc-disk.sh" "$here/pc-boot.sh" "$here/qemu.sh" "$here/pc-ids.env" \
+	"$here/lib.sh" |
 	sha256sum | cut -d' ' -f1)
 snap=$pc/stock/boot/results/snapshot
-if [ "${KFIT_E2E_PC_STOCK:-0}" = 0 ] && [ -f "$pc/stock/boot.stamp" ] &&
-	[ "$(cat "$pc/stock/boot.stamp")" = "$sum" ] && [ -d "$snap" ]; then
-	echo "pc-run.sh: stock boot up to date ($pc/stock/boot)"
-else
+if ! stock_cached "$pc/stock" "$sum" "$snap" "${KFIT_E2E_PC_STOCK:-0}"; then
 	t=$(now)
 	"$here/pc-disk.sh" "$pc/rootfs.d" "$stock_release" "$pc/stock/disk.img"
 	step stock_disk $(($(now) - t))
@@ -65,26 +61,13 @@ else
 	"$here/pc-boot.sh" "debian-stock" "$pc/stock/disk.img" "$pc/stock/boot" ||
 		echo "pc-run.sh: note: Debian's stock kernel did not pass every check (reported, not kfit's)"
 	step stock_boot $(($(now) - t))
-	rm -f "$pc/stock/disk.img"
-	if [ ! -d "$snap" ]; then
-		echo "pc-run.sh: FAIL: the stock boot left no snapshot" >&2
-		exit 1
-	fi
-	echo "$sum" >"$pc/stock/boot.stamp"
+	stock_booted "$pc/stock" "$sum" "$snap"
 fi
 
 # 2. kfit generate --detect on the snapshot, kfit build, install.
 tree=$("$root/scripts/kernel-tree.sh" "$ver")
 echo "pc-run.sh: kernel tree $tree"
-t=$(now)
-if ! "$kfit" generate --detect --root "$snap" -k "$tree" -a x86_64 -o "$k/config.new" \
-	--explain >"$k/generate.log" 2>&1; then
-	cat "$k/generate.log" >&2
-	echo "pc-run.sh: FAIL: kfit generate --detect --root $snap" >&2
-	exit 1
-fi
-step generate $(($(now) - t))
-grep -E '^kfit: ' "$k/generate.log" | grep -v '^kfit: next' | head -n 20 || true
+kfit_generate "$kfit" "$snap" "$tree" x86_64 "$k"
 
 deb=
 if [ -f "$k/config.built" ] && cmp -s "$k/config.new" "$k/config.built" && [ -f "$k/image.deb" ]; then
@@ -115,12 +98,7 @@ else
 	obj=$k/debs/obj
 	{
 		echo "version=$(dpkg-deb -f "$k/image.deb" Package | sed 's/^linux-image-//')"
-		echo "opts_y=$(grep -c '=y$' "$k/config.new" || true)"
-		echo "opts_m=$(grep -c '=m$' "$k/config.new" || true)"
-		echo "build_seconds=$bs"
-		echo "build_jobs=${KFIT_E2E_JOBS:-2}"
-		echo "build_cpu_seconds=$(awk '{printf "%d", $1 + $2}' "$k/build.time")"
-		echo "build_loadavg=$(cut -d' ' -f1-3 /proc/loadavg)"
+		build_figures "$k" "$bs"
 		echo "bzimage_bytes=$(stat -c %s "$obj/arch/x86/boot/bzImage")"
 		echo "package_bytes=$(stat -c %s "$k/image.deb")"
 	} >"$k/result.env"
@@ -145,14 +123,7 @@ step kfit_disk $(($(now) - t))
 . "$here/fs.sh"
 remove_tree "$k/rootfs.d"
 # (KFIT_E2E_PC_STICK=0: without it, as before the stick check was added)
-stick=
-if [ "${KFIT_E2E_PC_STICK:-1}" != 0 ]; then
-	stick=$k/stick.img
-	rm -f "$stick"
-	mkfs.vfat -C -n KFITSTICK "$stick" 16384 >/dev/null
-	printf 'kfit e2e usb stick\n' >"$k/KFIT.TXT"
-	mcopy -i "$stick" "$k/KFIT.TXT" ::KFIT.TXT
-fi
+make_stick "$k" "${KFIT_E2E_PC_STICK:-1}"
 fail=0
 t=$(now)
 "$here/pc-boot.sh" "kfit" "$k/disk.img" "$k/boot" "$stick" || fail=1
@@ -164,12 +135,7 @@ rm -f "$k/disk.img" ${stick:+"$stick"}
 cat "$out/compare.txt"
 
 # Timings of this run; steps skipped from the cache keep the last figure.
-if [ -f "$tm" ]; then
-	while IFS== read -r key val; do
-		grep -q "^$key=" "$tm.new" || echo "$key=$val" >>"$tm.new"
-	done <"$tm"
-fi
-mv "$tm.new" "$tm"
+timings_save
 if [ "$ver" = 6.1 ]; then
 	"$here/pc-report.sh" "$cache" "$root/docs/e2e.md"
 	echo "pc-run.sh: wrote its section of docs/e2e.md"
@@ -178,9 +144,5 @@ else
 	"$here/pc-report.sh" "$cache" "$root/docs/e2e.md" "$(basename "$ver")"
 	echo "pc-run.sh: wrote the $(basename "$ver") section of docs/e2e.md (results in $k)"
 fi
-if [ "$fail" = 0 ]; then
-	echo "pc-run.sh: PASS ($(($(now) - t0)) s)"
-else
-	echo "pc-run.sh: FAIL ($(($(now) - t0)) s)" >&2
-fi
+run_result "$fail" "$t0"
 exit "$fail"

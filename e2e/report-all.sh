@@ -14,16 +14,8 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 begin='<!-- e2e-all: begin (written by e2e/report-all.sh) -->'
 end='<!-- e2e-all: end -->'
 
-get() { # FILE KEY: a value from a KEY=VALUE file, "-" when absent
-	v=
-	if [ -f "$1" ]; then
-		v=$(sed -n "s/^$2=//p" "$1" | tail -n 1 | sed "s/^'//; s/'\$//")
-	fi
-	echo "${v:--}"
-}
-mib() { [ "$1" = - ] && echo - || awk -v b="$1" 'BEGIN{printf "%.1f MiB", b/1048576}'; }
-mmss() { [ "$1" = - ] && echo - || awk -v s="$1" 'BEGIN{printf "%d min %02d s", s/60, s%60}'; }
-secs() { [ "$1" = - ] && echo - || echo "$1 s"; }
+# shellcheck source=e2e/lib.sh
+. "$here/e2e/lib.sh"
 guest() { # BOOT-DIR KEY: an "info KEY: value" line of the guest's report
 	[ -f "$1/serial.log" ] || { echo -; return; }
 	v=$(tr -d '\r' <"$1/serial.log" | sed -n "s/^.*KFIT-E2E: info $2: //p" | head -n 1)
@@ -91,19 +83,7 @@ EOF
 		[ -f "$b/boot.env" ] || continue
 		echo "### $rel on $ver: boot"
 		echo
-		echo '```'
-		tr -d '\r' <"$b/serial.log" | sed -n 's/^.*KFIT-E2E: //p' |
-			grep -E '^(ok|not ok|info )' || true
-		echo '```'
-		echo
-		echo "journalctl -b -p warning: $(get "$b/boot.env" journal_warnings) lines, $(get "$b/boot.env" journal_unexpected) not in e2e/journal-allow.txt."
-		if [ -s "$b/journal-unexpected.txt" ]; then
-			echo
-			echo '```'
-			cat "$b/journal-unexpected.txt"
-			echo '```'
-		fi
-		echo
+		serial_checks "$b"
 	done
 	[ ! -f "$here/e2e/findings-all.md" ] || cat "$here/e2e/findings-all.md"
 	echo

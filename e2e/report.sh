@@ -8,17 +8,8 @@ set -eu
 cache=$1
 here=$(cd "$(dirname "$0")/.." && pwd)
 
-# get FILE KEY: a value from a KEY=VALUE file, "-" when absent.
-get() {
-	v=
-	if [ -f "$1" ]; then
-		v=$(sed -n "s/^$2=//p" "$1" | tail -n 1 | sed "s/^'//; s/'\$//")
-	fi
-	echo "${v:--}"
-}
-mib() { [ "$1" = - ] && echo - || awk -v b="$1" 'BEGIN{printf "%.1f MiB", b/1048576}'; }
-mmss() { [ "$1" = - ] && echo - || awk -v s="$1" 'BEGIN{printf "%d min %02d s", s/60, s%60}'; }
-secs() { [ "$1" = - ] && echo - || echo "$1 s"; }
+# shellcheck source=e2e/lib.sh
+. "$here/e2e/lib.sh"
 suite612=$(get "$cache/suites.env" suite612)
 [ "$suite612" != - ] || suite612=bookworm
 
@@ -80,19 +71,7 @@ for k in k61 k612 stock k61-unfixed k612-before; do
 	case $k in k61) n="kfit 6.1" ;; k612) n="kfit 6.12" ;; stock) n="Debian stock 6.1" ;; k61-unfixed) n="kfit 6.1 before the profile fixes" ;; k612-before) n="kfit 6.12 before the profile fixes" ;; esac
 	echo "## $n: boot"
 	echo
-	echo '```'
-	tr -d '\r' <"$b/serial.log" | sed -n 's/^.*KFIT-E2E: //p' |
-		grep -E '^(ok|not ok|info )' || true
-	echo '```'
-	echo
-	echo "journalctl -b -p warning: $(get "$b/boot.env" journal_warnings) lines, $(get "$b/boot.env" journal_unexpected) not in e2e/journal-allow.txt."
-	if [ -s "$b/journal-unexpected.txt" ]; then
-		echo
-		echo '```'
-		cat "$b/journal-unexpected.txt"
-		echo '```'
-	fi
-	echo
+	serial_checks "$b"
 done
 
 echo "## Container tools' own checkers"

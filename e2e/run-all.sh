@@ -138,10 +138,8 @@ want up && boot "debian-13-upgrade-7.3" "$cache/k73-up" trixie
 
 "$here/report-all.sh" "$cache" "$root/docs/e2e.md"
 echo "run-all.sh: updated docs/e2e.md"
-t1=$(date +%s)
-if [ "$fail" = 0 ]; then
-	echo "run-all.sh: PASS ($((t1 - t0)) s)"
-else
-	echo "run-all.sh: FAIL ($((t1 - t0)) s)" >&2
-fi
+me="run-all.sh"
+# shellcheck source=e2e/lib.sh
+. "$here/lib.sh"
+run_result "$fail" "$t0"
 exit "$fail"

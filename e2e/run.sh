@@ -68,10 +68,8 @@ fi
 "$here/report.sh" "$cache" >"$root/docs/e2e.md"
 "$here/kfit-build-report.sh" "$cache" "$root/docs/e2e.md"
 echo "run.sh: wrote docs/e2e.md"
-t1=$(date +%s)
-if [ "$fail" = 0 ]; then
-	echo "run.sh: PASS ($((t1 - t0)) s)"
-else
-	echo "run.sh: FAIL ($((t1 - t0)) s)" >&2
-fi
+me="run.sh"
+# shellcheck source=e2e/lib.sh
+. "$here/lib.sh"
+run_result "$fail" "$t0"
 exit "$fail"
