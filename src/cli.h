@@ -65,6 +65,12 @@ void cli_oom_status(int status);
 /* ARCH for a kernel for this machine (its own width: x86_64 on a 64-bit
  * x86 host, arm64 on aarch64, i386 on 32-bit x86). */
 const char *cli_machine_arch(void);
+/* The CROSS_COMPILE kfit takes for ARCH when the environment names none:
+ * for another architecture than this machine's and no LLVM (clang takes
+ * the target from ARCH), Debian's gcc-TRIPLET prefix ("aarch64-linux-gnu-",
+ * malloc'd); NULL when CROSS_COMPILE is set (even empty, as make takes it),
+ * with LLVM, or for this machine's architecture. */
+char *cli_cross_compile(const char *arch);
 
 /* Columns to wrap text for f at: the terminal's width when f is one, else
  * $COLUMNS, else 80. */

@@ -453,14 +453,11 @@ static int build_run(const build_args *a, const char *arch, int jobs, kf_pkg_for
 			  : llvm[0] == '-'    ? kf_xasprintf("clang%s", llvm)
 					      : kf_xstrdup("clang");
 	}
-	if (!cross) {
-		const char *trip = llvm && *llvm ? NULL : kf_build_cross_triplet(arch, cli_machine_arch());
-		if (trip) {
-			cross = cross_default = kf_xasprintf("%s-", trip);
-			fprintf(stderr, "kfit: cross-compiling for ARCH=%s on %s: CROSS_COMPILE=%s "
-					"(set CROSS_COMPILE, or LLVM=1, for another toolchain)\n",
-				arch, cli_machine_arch(), cross);
-		}
+	if ((cross_default = cli_cross_compile(arch))) {
+		cross = cross_default;
+		fprintf(stderr, "kfit: cross-compiling for ARCH=%s on %s: CROSS_COMPILE=%s "
+				"(set CROSS_COMPILE, or LLVM=1, for another toolchain)\n",
+			arch, cli_machine_arch(), cross);
 	}
 	kf_build_plan_in pin = {.tree = tree, .cache = cache, .arch = arch, .objdir = a->objdir,
 				.config = cfg, .format = format, .profiles = profiles, .jobs = jobs,

@@ -49,7 +49,9 @@ static const cli_opt generate_opts[] = {
 		       "`kfit kconfig`)"),
 	CLI_OPT_ARCH("-a", generate_args, arch,
 		     "architecture (default: this machine's, x86_64 on a\n"
-		     "64-bit x86 host)"),
+		     "64-bit x86 host); for another, the Kconfig's compiler\n"
+		     "tests run $CROSS_COMPILE, else Debian's gcc-TRIPLET\n"
+		     "when installed, as 'kfit build' cross-compiles"),
 	CLI_OPT_PROFILE("-p", "NAME", generate_args, po,
 			"a profile (repeatable): debian-12, kvm-guest, docker...\n"
 			"or a file given as a path (DIR/FILE.kfit, ./FILE.kfit)\n"
@@ -504,10 +506,38 @@ static int generate_solve(const generate_args *a, kf_pipeline *p, kf_diags *d)
 	return kf_pipeline_solve(p, d);
 }
 
+/* For another architecture than this machine's, the Kconfig's compiler
+ * tests ($(cc-option), CC_VERSION_TEXT, CC_HAS_*) should run the compiler
+ * the kernel will be built with, as kfit build cross-compiles: with no
+ * CROSS_COMPILE (nor LLVM) given, Debian's cross gcc when it is installed
+ * (said), else this machine's, with a note (as make ARCH=... would). */
+static void generate_cross(const char *arch)
+{
+	char *cross = cli_cross_compile(arch);
+	if (!cross)
+		return;
+	char *gcc = kf_xasprintf("%sgcc", cross);
+	if (kf_have_program(gcc)) {
+		setenv("CROSS_COMPILE", cross, 1);
+		fprintf(stderr,
+			"kfit: ARCH=%s on %s: the Kconfig's compiler tests run %s "
+			"(CROSS_COMPILE=%s, as kfit build compiles)\n",
+			arch, cli_machine_arch(), gcc, cross);
+	} else
+		fprintf(stderr,
+			"kfit: note: ARCH=%s on %s and no %s (package gcc-%.*s): the Kconfig's "
+			"compiler tests run this machine's compiler; set CROSS_COMPILE, or install "
+			"it before generating (kfit build needs it)\n",
+			arch, cli_machine_arch(), gcc, (int)strlen(cross) - 1, cross);
+	free(gcc);
+	free(cross);
+}
+
 static int generate_run(const generate_args *a, prof_db *db, int initramfs)
 {
 	int rc = KF_EXIT_BAD;
 	kf_diags d = KF_DIAGS_INIT;
+	generate_cross(a->arch ? a->arch : cli_machine_arch());
 	kf_pipeline_opts plo = {
 		.tree = a->tree,
 		.arch = a->arch ? a->arch : cli_machine_arch(),

@@ -6,6 +6,8 @@
  */
 #include "cli.h"
 
+#include "kfit/build.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,6 +61,15 @@ void cli_progress(const char *msg, void *ctx)
 	(void)ctx;
 	cli_doing(msg, true);
 	fprintf(stderr, "kfit: %s\n", msg);
+}
+
+char *cli_cross_compile(const char *arch)
+{
+	const char *llvm = getenv("LLVM");
+	if (getenv("CROSS_COMPILE") || (llvm && *llvm))
+		return NULL;
+	const char *trip = kf_build_cross_triplet(arch, cli_machine_arch());
+	return trip ? kf_xasprintf("%s-", trip) : NULL;
 }
 
 const char *cli_machine_arch(void)

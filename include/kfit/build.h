@@ -133,6 +133,9 @@ typedef struct kf_build_plan {
 	char *cross;             /* CROSS_COMPILE every make gets, or NULL */
 } kf_build_plan;
 
+/* Whether prog is an executable in PATH (or a path to one). */
+bool kf_have_program(const char *prog);
+
 /* The GNU triplet of the cross compiler a build for ARCH (a kernel ARCH
  * or arch/ directory name) needs on a machine whose `uname -m` is machine,
  * as Debian's and Fedora's gcc-TRIPLET packages name it

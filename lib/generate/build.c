@@ -102,8 +102,7 @@ kf_pkg_format kf_pkg_format_for_profile(const char *name)
 
 /* ---- this machine ---- */
 
-/* Whether prog is an executable in PATH (or a path to one). */
-static bool have_program(const char *prog)
+bool kf_have_program(const char *prog)
 {
 	if (strchr(prog, '/'))
 		return access(prog, X_OK) == 0;
@@ -153,9 +152,9 @@ static bool have_header(const char *h)
 
 kf_host_family kf_build_host_family(void)
 {
-	if (have_program("dpkg-query") && kf_exists("/var/lib/dpkg/status"))
+	if (kf_have_program("dpkg-query") && kf_exists("/var/lib/dpkg/status"))
 		return KF_HOST_DEB;
-	if (have_program("rpm") && (kf_exists("/var/lib/rpm") || kf_exists("/usr/lib/sysimage/rpm")))
+	if (kf_have_program("rpm") && (kf_exists("/var/lib/rpm") || kf_exists("/usr/lib/sysimage/rpm")))
 		return KF_HOST_RPM;
 	return KF_HOST_OTHER;
 }
@@ -542,7 +541,7 @@ int kf_build_needs_check(const kf_build_in *in, kf_build_needs *out, kf_diags *d
 			why = kf_xasprintf("the cross compiler for ARCH=%s (CC=%s)", in->srcarch, word);
 		else
 			why = kf_xasprintf("the compiler (CC=%s)", word);
-		need_add(out, word, in->host == KF_HOST_OTHER ? NULL : pkg, why, have_program(word));
+		need_add(out, word, in->host == KF_HOST_OTHER ? NULL : pkg, why, kf_have_program(word));
 		free(pkg);
 		free(why);
 		free(word);
@@ -556,14 +555,14 @@ int kf_build_needs_check(const kf_build_in *in, kf_build_needs *out, kf_diags *d
 			when = config_on(in->config, r->when[k]);
 		if (!when)
 			continue;
-		bool have = r->probe == PROBE_PROGRAM ? have_program(r->what) : have_header(r->what);
+		bool have = r->probe == PROBE_PROGRAM ? kf_have_program(r->what) : have_header(r->what);
 		need_add(out, r->what, rule_package(r, in->host), r->why, have);
 	}
 	if (in->format == KF_PKG_DEB) {
 		if (tree_needs_fakeroot(in->tree))
 			need_add(out, "fakeroot", in->host == KF_HOST_OTHER ? NULL : "fakeroot",
 				 "the tree's make bindeb-pkg runs dpkg-buildpackage under fakeroot",
-				 have_program("fakeroot"));
+				 kf_have_program("fakeroot"));
 		if (in->host == KF_HOST_DEB)
 			deb_build_depends(in, out, d);
 	}
