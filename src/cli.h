@@ -42,7 +42,8 @@ char *cli_escape(const char *s);
  * os-release). */
 void cli_print_detected(const char *name, const char *reason);
 /* w as one POSIX shell word, for a command the user pastes: as it is when
- * it needs no quoting, else in single quotes. */
+ * it needs no quoting, else in single quotes, a control character (not
+ * newline or tab) made by "$(printf '\NNN')" between them. */
 void cli_shell_word(kf_strbuf *sb, const char *w);
 /* argv (NULL-ended) as shell words separated by spaces. */
 void cli_shell_words(kf_strbuf *sb, const char *const *argv);

@@ -1,7 +1,8 @@
 /*
  * quote.c - text made from data, made safe for where it goes: a word of a
  * command the user pastes into a POSIX shell (quoted so that the shell
- * sees exactly that one word), and text for a terminal or a '#' comment
+ * sees exactly that one word, with no control character a terminal would
+ * obey), and text for a terminal or a '#' comment
  * line (control characters shown as \xNN, so that the terminal obeys no
  * escape sequence and a newline cannot end a comment and start a command).
  */
@@ -26,13 +27,18 @@ void cli_shell_word(kf_strbuf *sb, const char *w)
 		return;
 	}
 	/* in single quotes everything is literal, a newline included; a
-	 * quote ends them, is escaped, and they start again */
+	 * quote ends them, is escaped, and they start again; a control
+	 * character other than newline and tab, which a terminal would obey
+	 * when the command is shown, is made by printf in a command
+	 * substitution between the quotes (POSIX sh has no $'\NNN') */
 	kf_strbuf_addch(sb, '\'');
-	for (const char *p = w; *p; p++) {
+	for (const unsigned char *p = (const unsigned char *)w; *p; p++) {
 		if (*p == '\'')
 			kf_strbuf_addstr(sb, "'\\''");
+		else if ((*p < 0x20 && *p != '\n' && *p != '\t') || *p == 0x7f)
+			kf_strbuf_addf(sb, "'\"$(printf '\\%03o')\"'", *p);
 		else
-			kf_strbuf_addch(sb, *p);
+			kf_strbuf_addch(sb, (char)*p);
 	}
 	kf_strbuf_addch(sb, '\'');
 }
