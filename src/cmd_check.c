@@ -158,6 +158,22 @@ static void json_report(kf_strbuf *sb, const char *path, const kf_dotconfig *cfg
 		kf_json_kint(&j, "col", r->loc.col);
 		kf_json_kstr(&j, "profile", r->profile);
 		kf_json_kstrs(&j, "chain", r->chain, r->nchain);
+		if (x->absent) {
+			/* not applicable: the release's kernel lacks it */
+			const prof_absent *ab = x->absent;
+			kf_json_key(&j, "absent");
+			kf_json_begin_object(&j);
+			kf_json_kstr(&j, "symbol", ab->sym);
+			kf_json_kstr(&j, "profile", ab->profile);
+			kf_strbuf ar = KF_STRBUF_INIT;
+			prof_reason_oneline(ab->reason, &ar);
+			kf_json_kstr(&j, "reason", kf_strbuf_str(&ar));
+			kf_strbuf_release(&ar);
+			kf_json_kstrs(&j, "sources", ab->sources, ab->nsources);
+			kf_json_kstr(&j, "file", ab->loc.file);
+			kf_json_kint(&j, "line", ab->loc.line);
+			kf_json_end_object(&j);
+		}
 		kf_json_end_object(&j);
 	}
 	kf_json_raw(&j, "\n");
@@ -245,15 +261,36 @@ static int check_choose_config(check_run *r)
 	return 0;
 }
 
+/* --all: a requirement that does not apply because the release's own
+ * kernel lacks its symbol (`absent`), with the release's reason. */
+static void absent_line(kf_strbuf *sb, const prof_result *x, int width)
+{
+	const prof_req *r = x->req;
+	const prof_absent *ab = x->absent;
+	char *file = cli_escape(r->loc.file), *afile = cli_escape(ab->loc.file);
+	kf_strbuf_addf(sb, "%sabsent%s: CONFIG_%s: not in %s's kernel  (%s:%d, ",
+		       cli_sgr(stdout, CLI_BOLD), cli_sgr(stdout, CLI_RESET), x->checked,
+		       ab->profile, file, r->loc.line);
+	chain_text(sb, r);
+	kf_strbuf_addf(sb, "; absent at %s:%d)\n", afile, ab->loc.line);
+	free(file);
+	free(afile);
+	kf_strbuf reason = KF_STRBUF_INIT;
+	cli_add_text(&reason, ab->reason ? ab->reason : "", true);
+	cli_wrap(sb, kf_strbuf_str(&reason), 4, 4, width);
+	kf_strbuf_release(&reason);
+}
+
 /* Unmet requires first, then recommendations (and with --all what
- * holds): one line each, the reason wrapped below it. */
+ * holds, then what the release's kernel lacks): one line each, the
+ * reason wrapped below it. */
 static void report_lines(kf_strbuf *sb, const prof_set *s, const prof_result *res, bool all)
 {
 	/* unmet requires first, then recommendations: one line each
 	 * (what, wanted, found, whose, where), the reason wrapped
 	 * below it */
 	int width = cli_text_width(stdout);
-	for (int pass = 0; pass < 3; pass++)
+	for (int pass = 0; pass < 4; pass++)
 		for (size_t i = 0; i < s->n; i++) {
 			const prof_result *x = &res[i];
 			const prof_req *r = x->req;
@@ -264,8 +301,14 @@ static void report_lines(kf_strbuf *sb, const prof_set *s, const prof_result *re
 				tag = "warning", sgr = CLI_YELLOW;
 			else if (pass == 2 && all && x->outcome == PROF_MET)
 				tag = "ok", sgr = CLI_GREEN;
+			else if (pass == 3 && all && x->absent)
+				tag = "absent", sgr = CLI_BOLD;
 			else
 				continue;
+			if (pass == 3) {
+				absent_line(sb, x, width);
+				continue;
+			}
 			/* values, paths and reasons are data */
 			char *wanted = cli_escape(x->wanted), *found = cli_escape(x->found),
 			     *file = cli_escape(r->loc.file);

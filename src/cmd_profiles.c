@@ -226,6 +226,23 @@ static void show_json(kf_strbuf *sb, const prof_db *db, const prof_set *s, uint3
 	kf_json_begin_object(&j);
 	kf_json_kstr(&j, "min", s->kmin ? kf_kver_format(s->kmin, vb) : NULL);
 	kf_json_kstr(&j, "below", s->kmax ? kf_kver_format(s->kmax, vb) : NULL);
+	kf_json_key(&j, "absent");
+	kf_json_begin_array(&j);
+	for (size_t i = 0; i < s->nabsent; i++) {
+		const prof_absent *ab = &s->absent[i];
+		kf_json_begin_object(&j);
+		kf_json_kstr(&j, "symbol", ab->sym);
+		kf_json_kstr(&j, "profile", ab->profile);
+		kf_strbuf rsn = KF_STRBUF_INIT;
+		prof_reason_oneline(ab->reason, &rsn);
+		kf_json_kstr(&j, "reason", kf_strbuf_str(&rsn));
+		kf_strbuf_release(&rsn);
+		kf_json_kstrs(&j, "sources", ab->sources, ab->nsources);
+		kf_json_kstr(&j, "file", ab->loc.file);
+		kf_json_kint(&j, "line", ab->loc.line);
+		kf_json_end_object(&j);
+	}
+	kf_json_end_array(&j);
 	kf_json_end_object(&j);
 	kf_json_key(&j, "requirements");
 	kf_json_begin_array(&j);
@@ -268,6 +285,17 @@ static void show_head(kf_strbuf *sb, const prof_db *db, const prof_set *s, uint3
 		if (s->kmax)
 			kf_strbuf_addf(sb, " <%s", kf_kver_format(s->kmax, vb));
 		kf_strbuf_addch(sb, '\n');
+	}
+	for (size_t i = 0; i < s->nabsent; i++) {
+		const prof_absent *ab = &s->absent[i];
+		kf_strbuf rsn = KF_STRBUF_INIT;
+		prof_reason_oneline(ab->reason, &rsn);
+		kf_strbuf_addf(sb, "  not in its kernel: %s (%s:%d, %s)\n    reason: %s\n", ab->sym,
+			       ab->loc.file, ab->loc.line, ab->profile,
+			       kf_strbuf_str(&rsn));
+		kf_strbuf_release(&rsn);
+		for (size_t k = 0; k < ab->nsources; k++)
+			kf_strbuf_addf(sb, "    source: %s\n", ab->sources[k]);
 	}
 	if (kver)
 		kf_strbuf_addf(sb, "  for kernel %s%s%s\n", kf_kver_format(kver, vb),

@@ -179,6 +179,22 @@ typedef struct prof_profile {
 
 typedef struct prof_db prof_db;
 
+/* A symbol a distro release's own kernels lack although mainline has it
+ * at their version: `absent SYM` (a backport removed or replaced it, as
+ * CentOS Stream 9's 5.14 took 6.6's single microcode loader and has no
+ * MICROCODE_AMD).  Checking a config of that release's kernel range, a
+ * requirement every alternative of which names such a symbol does not
+ * apply; a kernel tree (generate) says itself what it has. */
+typedef struct prof_absent {
+	const char *sym;      /* the symbol, as written */
+	const char *newest;   /* its newest name (renames applied) */
+	const char *profile;  /* the release that says so */
+	const char *reason;   /* why: the backport */
+	const char **sources; /* documents: the release's config, the change */
+	size_t nsources;      /* how many */
+	prof_loc loc;         /* where `absent` is written */
+} prof_absent;
+
 /* A resolved list of requirements for one or more profiles. */
 typedef struct prof_set {
 	prof_req **reqs;        /* requirements in a stable order */
@@ -191,6 +207,9 @@ typedef struct prof_set {
 	const char *init;       /* effective init slot of the distro, or NULL */
 	const char *lsm;        /* effective LSM slot, or NULL */
 	const char *firewall;   /* effective firewall slot, or NULL */
+	const prof_absent *absent; /* the distro release's `absent` symbols,
+				      its own and inherited ones */
+	size_t nabsent;         /* how many */
 	kf_arena *arena;        /* owns the copies above */
 } prof_set;
 
@@ -298,6 +317,9 @@ typedef struct prof_result {
 	const char *checked;   /* the symbol(s) looked at, renames applied */
 	const char *wanted;    /* "y", "y or m", "n", "\"\"", "4096", ... */
 	const char *found;     /* "y", "m", "n", "absent", or "A=y, B=absent" */
+	const prof_absent *absent; /* NOT_APPLICABLE because the release's
+				      kernel lacks the symbol(s): the first
+				      `absent` that says so; NULL otherwise */
 } prof_result;
 
 typedef struct prof_check_opts {

@@ -96,6 +96,29 @@ bool prof_req_is_hard(const prof_req *r)
 	return r->level == PROF_REQUIRE && !r->soft;
 }
 
+/* The `absent` of s that makes r not apply to kernel kver: every
+ * alternative names a symbol the release's own kernels lack, and kver is
+ * one of them; NULL otherwise. */
+static const prof_absent *req_absent(const prof_db *db, const prof_set *s,
+				     const prof_req *r, uint32_t kver)
+{
+	if (!s->nabsent || !kver || (s->kmin && kver < s->kmin) || (s->kmax && kver >= s->kmax))
+		return NULL;
+	const prof_absent *first = NULL;
+	for (size_t k = 0; k < r->nalts; k++) {
+		const char *nw = prof_sym_newest(db, r->alts[k].sym);
+		const prof_absent *hit = NULL;
+		for (size_t i = 0; i < s->nabsent && !hit; i++)
+			if (!strcmp(s->absent[i].newest, nw))
+				hit = &s->absent[i];
+		if (!hit)
+			return NULL;
+		if (!first)
+			first = hit;
+	}
+	return first;
+}
+
 size_t prof_check(const prof_db *db, prof_set *s, const kf_dotconfig *cfg,
 		  const prof_check_opts *o, prof_result **out)
 {
@@ -160,6 +183,8 @@ size_t prof_check(const prof_db *db, prof_set *s, const kf_dotconfig *cfg,
 		kf_strbuf_release(&found);
 		if (!prof_req_applies(r, o->kver, o->arch) ||
 		    (r->cond.if_sym && !cond_holds(db, &r->cond, cfg, o->kver))) {
+			x->outcome = PROF_NOT_APPLICABLE;
+		} else if ((x->absent = req_absent(db, s, r, o->kver))) {
 			x->outcome = PROF_NOT_APPLICABLE;
 		} else if (r->shadowed_by) {
 			x->outcome = PROF_SHADOWED;

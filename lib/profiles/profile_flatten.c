@@ -404,6 +404,37 @@ static void kernel_range(const prof_db *db, const prof_profile *p, uint32_t *lo,
 		kernel_range(db, parent, lo, hi, depth + 1);
 }
 
+/* The `absent` statements of a distro release, appended to s: its own
+ * and, while it inherits its kernel range, those of the release it
+ * inherits it from (they are about that kernel); oldest first. */
+static void absent_collect(prof_db *db, const prof_profile *p, prof_set *s,
+			   size_t *alloc, int depth)
+{
+	long param;
+	const prof_profile *parent = !p->kmin && !p->kmax && p->inherit && depth < 32
+					     ? prof_db_find(db, p->inherit, &param, NULL)
+					     : NULL;
+	if (parent)
+		absent_collect(db, parent, s, alloc, depth + 1);
+	for (size_t i = 0; i < p->nstmts; i++) {
+		const prof_stmt *st = &p->stmts[i];
+		if (st->kind != PROF_ST_ABSENT)
+			continue;
+		prof_absent *v = (prof_absent *)s->absent;
+		KF_GROW(v, s->nabsent + 1, *alloc);
+		v[s->nabsent++] = (prof_absent){
+			.sym = st->name,
+			.newest = prof_sym_newest(db, st->name),
+			.profile = p->name,
+			.reason = st->reason,
+			.sources = st->sources,
+			.nsources = st->nsources,
+			.loc = st->loc,
+		};
+		s->absent = v;
+	}
+}
+
 static int collect(rctx *c, const char *name, prof_loc via, const char **chain,
 		   size_t nchain, rlist *out);
 
@@ -704,6 +735,7 @@ prof_set *prof_flatten(prof_db *db, const char *const *names, size_t n, kf_diags
 	c.edge = kf_xcalloc(PROF_MAX_DEPTH + 1, 1);
 	rlist all = {0};
 	s->names = kf_arena_alloc(s->arena, (n ? n : 1) * sizeof(*s->names));
+	size_t absent_alloc = 0;
 	for (size_t i = 0; i < n; i++) {
 		long param;
 		const prof_profile *p = prof_db_find(db, names[i], &param, d);
@@ -716,8 +748,13 @@ prof_set *prof_flatten(prof_db *db, const char *const *names, size_t n, kf_diags
 			int ir = slot_initramfs(db, p, 0);
 			if (s->initramfs == PROF_INITRAMFS_UNKNOWN)
 				s->initramfs = ir;
-			if (!s->kmin && !s->kmax)
+			if (!s->kmin && !s->kmax) {
+				/* the first release with a kernel range: what
+				 * its own kernels lack goes with the range */
 				kernel_range(db, p, &s->kmin, &s->kmax, 0);
+				if (s->kmin || s->kmax)
+					absent_collect(db, p, s, &absent_alloc, 0);
+			}
 			if (!s->init)
 				s->init = slot_value(db, p, 0, 0);
 			if (!s->lsm)
@@ -747,6 +784,7 @@ void prof_set_free(prof_set *s)
 {
 	if (!s)
 		return;
+	free((prof_absent *)s->absent);
 	kf_arena_free(s->arena);
 	free(s);
 }

@@ -12,14 +12,17 @@ typedef enum prof_stmt_kind {
 	PROF_ST_REQ,     /* require / recommend / override */
 	PROF_ST_DROP,    /* drop SYMBOL */
 	PROF_ST_INCLUDE, /* include NAME */
+	PROF_ST_ABSENT,  /* absent SYMBOL: the release's kernel lacks it */
 } prof_stmt_kind;
 
 struct prof_stmt {
 	prof_stmt_kind kind;  /* which statement */
 	prof_req *req;        /* PROF_ST_REQ: the requirement as written */
-	const char *name;     /* drop: the symbol; include: the profile */
-	const char *reason;   /* drop/include: why (drop: mandatory) */
-	const char **sources; /* drop/include: documents */
+	const char *name;     /* drop, absent: the symbol; include: the profile */
+	const char *reason;   /* drop/absent/include: why (drop, absent:
+				 mandatory) */
+	const char **sources; /* drop/absent/include: documents (absent:
+				 mandatory) */
 	size_t nsources;      /* how many sources */
 	prof_cond cond;       /* drop: kernel range etc. it is limited to */
 	prof_loc loc;         /* the statement's first column */

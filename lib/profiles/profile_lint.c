@@ -194,6 +194,54 @@ static void lint_distro(prof_db *db, const prof_profile *p, const prof_set *s, k
 	(void)db;
 }
 
+static bool sym_known_at(const prof_db *db, const char *sym, uint32_t v, bool *known);
+
+/* Does any requirement of the database name sym (renames applied)? */
+static bool db_names_sym(const prof_db *db, const char *newest)
+{
+	for (size_t i = 0; i < db->n; i++) {
+		const prof_profile *p = db->profs[i];
+		for (size_t k = 0; k < p->nstmts; k++) {
+			const prof_req *r = p->stmts[k].kind == PROF_ST_REQ ? p->stmts[k].req : NULL;
+			for (size_t a = 0; r && a < r->nalts; a++)
+				if (!strcmp(prof_sym_newest(db, r->alts[a].sym), newest))
+					return true;
+		}
+	}
+	return false;
+}
+
+/* `absent SYM`: only a distro release says what its own kernel lacks,
+ * about a symbol that mainline has at the release's first kernel (or it
+ * says nothing) and that a requirement names (or it changes nothing). */
+static void lint_absent(prof_db *db, const prof_profile *p, const prof_set *s, kf_diags *out)
+{
+	char vb[16];
+	for (size_t i = 0; i < p->nstmts; i++) {
+		const prof_stmt *st = &p->stmts[i];
+		if (st->kind != PROF_ST_ABSENT)
+			continue;
+		const prof_loc *l = &st->name_loc;
+		bool known;
+		if (p->kind != PROF_KIND_DISTRO)
+			kf_diag_add(out, KF_ERROR, st->loc.file, st->loc.line, st->loc.col,
+				    "'absent' is for a distro release's kernel; %s is a %s profile",
+				    p->name, prof_kind_name(p->kind));
+		else if (!db->nspans || !s->kmin)
+			; /* no history, or no kernel range (lint_distro says so) */
+		else if (!sym_known_at(db, prof_sym_for_kver(db, st->name, s->kmin), s->kmin, &known) &&
+			 !p->local)
+			kf_diag_add(out, KF_ERROR, l->file, l->line, l->col,
+				    known ? "absent %s: mainline %s has no %s either (profiles/symbols.kfit); "
+					    "the statement says nothing"
+					  : "absent %s: %s has no symbol history (add it to profiles/symbols.kfit)",
+				    st->name, known ? kf_kver_format(s->kmin, vb) : st->name, st->name);
+		if (!db_names_sym(db, prof_sym_newest(db, st->name)))
+			kf_diag_add(out, KF_ERROR, l->file, l->line, l->col,
+				    "absent %s: no requirement names it", st->name);
+	}
+}
+
 /* Is alternative k a group of its own (not part of `A && B`)? */
 static bool alone(const prof_req *r, size_t k)
 {
@@ -468,6 +516,7 @@ size_t prof_lint(prof_db *db, const prof_lint_tree *trees, size_t ntrees, kf_dia
 			prof_set *s = prof_flatten(db, &name, 1, &tmp);
 			if (s) {
 				lint_distro(db, p, s, &tmp);
+				lint_absent(db, p, s, &tmp);
 				lint_history(db, p, s, &tmp);
 				for (size_t t = 0; t < ntrees; t++)
 					lint_tree(db, s, &trees[t], &tmp);

@@ -874,7 +874,7 @@ static void parse_statement(pstate *ps)
 	static const char *const known[] = {
 		"title", "kind", "inherit", "include", "init", "lsm", "firewall",
 		"initramfs", "kernel", "arch", "versions", "source", "require",
-		"recommend", "override", "drop", "reason",
+		"recommend", "override", "drop", "absent", "reason",
 	};
 	bool is_known = false;
 	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
@@ -885,7 +885,7 @@ static void parse_statement(pstate *ps)
 		return;
 	}
 	if (tok_is(kw, "reason")) {
-		perr(ps, kw->col, "'reason' must be indented under a requirement, drop, include or rename");
+		perr(ps, kw->col, "'reason' must be indented under a requirement, drop, absent, include or rename");
 		return;
 	}
 	if (!need_profile(ps, kw))
@@ -1033,6 +1033,24 @@ static void parse_statement(pstate *ps)
 		}
 		attach_open(ps, &st->reason, &st->sources, &st->nsources, true, false, "drop",
 			    kw->col);
+	} else if (tok_is(kw, "absent")) {
+		/* a release's own kernel lacks a symbol mainline has at its
+		 * version (a backport removed it): reason and source */
+		if (nt < 2) {
+			perr(ps, kw->col + 6, "expected a symbol after 'absent'");
+			return;
+		}
+		if (!check_sym(ps, t[1].s, t[1].len, t[1].col))
+			return;
+		if (nt > 2) {
+			perr(ps, t[2].col, "'absent' takes one symbol and nothing else");
+			return;
+		}
+		prof_stmt *st = new_stmt(ps, PROF_ST_ABSENT, kw->col);
+		st->name = tok_dup(ps, &t[1]);
+		st->name_loc = (prof_loc){ps->file, ps->line, t[1].col};
+		attach_open(ps, &st->reason, &st->sources, &st->nsources, true, true, "absent",
+			    kw->col);
 	}
 }
 
@@ -1063,7 +1081,7 @@ static void parse_attribute(pstate *ps, size_t indent)
 	const char *kw = is_reason ? "reason" : is_source ? "source"
 		       : is_unverified ? "unverified" : "reviewed";
 	if (!ps->att_reason) {
-		perr(ps, t[0].col, "'%s' must follow a requirement, drop, include or rename", kw);
+		perr(ps, t[0].col, "'%s' must follow a requirement, drop, absent, include or rename", kw);
 		return;
 	}
 	if ((is_unverified || is_reviewed) && !ps->att_req) {

@@ -66,6 +66,14 @@ for c in debian-12:debian-12-6.1.159 debian-13:debian-13-6.12.63 fedora-43:fedor
 	fi
 	check "check-distro/$p" check 0 "$KFIT" check -p "$p" --json --all "$f"
 done
+# a release whose kernel lacks symbols (absent): CentOS Stream 9's own
+# config with the AMD and Intel PC profiles, results with "absent"
+f=tests/data/distro-configs/centos-stream-9-5.14.0.config.xz
+if [ -f "$f" ]; then
+	check check-absent check 0 "$KFIT" check -p centos-stream-9 -p amd-pc -p intel-pc --json --all "$f"
+elif want check-absent; then
+	echo "skip check-absent no $f"
+fi
 printf 'CONFIG_A=y\nCONFIG_B=m\n# CONFIG_C is not set\nCONFIG_S="x"\nCONFIG_GONE=y\n' >"$W/a"
 printf 'CONFIG_A=y\nCONFIG_B=y\nCONFIG_NEW=m\nCONFIG_S="y y"\n' >"$W/b"
 check diff-plain diff 1 "$KFIT" diff --json "$W/a" "$W/b"
