@@ -421,7 +421,7 @@ static int build_run(const build_args *a, const char *arch, int jobs, kf_pkg_for
 	int rc = KF_EXIT_BAD;
 	kf_diags d = KF_DIAGS_INIT;
 	char *cache = NULL, *config = NULL, *profiles = NULL, *cross_default = NULL,
-	     *llvm_cc = NULL;
+	     *make_cc = NULL;
 	kf_dotconfig *cfg = NULL;
 	kf_build_needs needs = {0};
 	kf_build_plan pl = {0};
@@ -444,15 +444,12 @@ static int build_run(const build_args *a, const char *arch, int jobs, kf_pkg_for
 	/* CROSS_COMPILE: the environment's, as make takes it (set and empty:
 	 * none); else, for another architecture than this machine's and no
 	 * LLVM=1 (clang takes --target from ARCH), Debian's cross gcc */
-	const char *cross = getenv("CROSS_COMPILE"), *llvm = getenv("LLVM");
-	/* LLVM=1, LLVM=/usr/lib/llvm-16/bin/ or LLVM=-16: the kernel's
-	 * Makefile takes clang, $(LLVM)clang or clang$(LLVM) as CC */
-	if (llvm && *llvm) {
-		size_t n = strlen(llvm);
-		llvm_cc = llvm[n - 1] == '/' ? kf_xasprintf("%sclang", llvm)
-			  : llvm[0] == '-'    ? kf_xasprintf("clang%s", llvm)
-					      : kf_xstrdup("clang");
-	}
+	const char *cross = getenv("CROSS_COMPILE"), *llvm = getenv("LLVM"), *ucc = getenv("CC");
+	/* CC as this tree's Makefile names it (the Kconfig run's rule): the
+	 * user's CC, else for LLVM=1, LLVM=/usr/lib/llvm-16/bin/ or LLVM=-16
+	 * clang, $(LLVM)clang or clang$(LLVM) (5.10 takes no affixes) */
+	if ((ucc && *ucc) || (llvm && *llvm))
+		make_cc = kc_make_tool("CC", ucc, llvm, kc_srctree_llvm_affixes(tree), NULL);
 	if ((cross_default = cli_cross_compile(arch))) {
 		cross = cross_default;
 		fprintf(stderr, "kfit: cross-compiling for ARCH=%s on %s: CROSS_COMPILE=%s "
@@ -470,7 +467,7 @@ static int build_run(const build_args *a, const char *arch, int jobs, kf_pkg_for
 		.config = cfg,
 		.format = pl.format,
 		.host = kf_build_host_family(),
-		.cc = getenv("CC") ? getenv("CC") : llvm_cc,
+		.cc = make_cc,
 		.cross = cross,
 	};
 	if (kf_build_needs_check(&bi, &needs, &d) < 0)
@@ -500,7 +497,7 @@ out:
 	free(config);
 	free(profiles);
 	free(cross_default);
-	free(llvm_cc);
+	free(make_cc);
 	return rc;
 }
 

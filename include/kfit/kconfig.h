@@ -90,6 +90,23 @@ kc_sym *kc_sym_find(kc_tree *t, const char *name);
  * defined. */
 bool kc_sym_depends_on(kc_tree *t, const char *sym, const char *on);
 
+/*
+ * The tool the kernel's top Makefile names for TOOL ("CC", "LD", "AR",
+ * "NM", "OBJCOPY", "HOSTCC") from the variables a user sets: the
+ * variable itself (cc, for TOOL; NULL or "" when unset), else with llvm
+ * (LLVM; NULL or "": unset) the LLVM tool, named $(LLVM)clang for
+ * LLVM=/path/ and clang$(LLVM) for LLVM=-N when the Makefile takes those
+ * affixes (llvm_affixes: it mentions LLVM_SUFFIX, 5.12 on; before, any
+ * LLVM value means the plain names), else CROSS_COMPILE (cross) and the
+ * GNU tool (HOSTCC: gcc, without the prefix).  NULL for an unknown TOOL;
+ * malloc'd otherwise.
+ */
+char *kc_make_tool(const char *tool, const char *user, const char *llvm, bool llvm_affixes,
+		   const char *cross);
+/* Whether the top Makefile of the tree at srctree takes LLVM=/path/ and
+ * LLVM=-N (it mentions LLVM_SUFFIX); false when it cannot be read. */
+bool kc_srctree_llvm_affixes(const char *srctree);
+
 /* KERNELVERSION of the tree, e.g. "6.1.192". */
 const char *kc_tree_kernelversion(const kc_tree *t);
 

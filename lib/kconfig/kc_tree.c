@@ -74,6 +74,46 @@ static const char *user_var(const char *name)
 	return v && *v ? v : NULL;
 }
 
+char *kc_make_tool(const char *tool, const char *user, const char *llvm, bool llvm_affixes,
+		   const char *cross)
+{
+	static const struct {
+		const char *name, *gnu, *llvm;
+		bool cross; /* CROSS_COMPILE applies */
+	} tools[] = {{"CC", "gcc", "clang", true},	   {"LD", "ld", "ld.lld", true},
+		     {"AR", "ar", "llvm-ar", true},	   {"NM", "nm", "llvm-nm", true},
+		     {"OBJCOPY", "objcopy", "llvm-objcopy", true},
+		     {"HOSTCC", "gcc", "clang", false}};
+	for (size_t i = 0; i < sizeof(tools) / sizeof(tools[0]); i++) {
+		if (strcmp(tools[i].name, tool))
+			continue;
+		if (user && *user)
+			return kf_xstrdup(user);
+		if (llvm && *llvm) {
+			/* LLVM_PREFIX := $(LLVM) for LLVM=/path/, LLVM_SUFFIX :=
+			 * $(LLVM) for LLVM=-N */
+			size_t n = strlen(llvm);
+			const char *pre = llvm_affixes && llvm[n - 1] == '/' ? llvm : "";
+			const char *suf = llvm_affixes && !*pre && llvm[0] == '-' ? llvm : "";
+			return kf_xasprintf("%s%s%s", pre, tools[i].llvm, suf);
+		}
+		return kf_xasprintf("%s%s", tools[i].cross && cross ? cross : "", tools[i].gnu);
+	}
+	return NULL;
+}
+
+bool kc_srctree_llvm_affixes(const char *srctree)
+{
+	char *mkpath = kf_xasprintf("%s/Makefile", srctree);
+	kf_strbuf mk = KF_STRBUF_INIT;
+	kf_diags d = KF_DIAGS_INIT;
+	bool yes = kf_read_file(mkpath, &mk, &d) == 0 && strstr(mk.buf, "LLVM_SUFFIX") != NULL;
+	kf_strbuf_release(&mk);
+	kf_diags_release(&d);
+	free(mkpath);
+	return yes;
+}
+
 /* VERSION, PATCHLEVEL, SUBLEVEL, EXTRAVERSION from the top Makefile, or
  * from version ("6.12[.3]") when the tree has none.  -1 (in d) when
  * neither is there. */
@@ -275,39 +315,12 @@ int kc_env_setup(kc_tree *t, const char *version, bool plain, kf_diags *d)
 	const char *cross = user_var("CROSS_COMPILE");
 	pp_setenv(t, "CROSS_COMPILE", cross ? cross : "");
 	const char *llvm = user_var("LLVM");
-	char *pre = kf_xstrdup(""), *suf = kf_xstrdup("");
-	if (llvm && llvm_affixes) {
-		size_t n = strlen(llvm);
-		if (llvm[n - 1] == '/') {
-			free(pre);
-			pre = kf_xstrdup(llvm);
-		} else if (llvm[0] == '-') {
-			free(suf);
-			suf = kf_xstrdup(llvm);
-		}
-	}
-	struct {
-		const char *name, *gnu, *llvm;
-	} tools[] = {{"CC", "gcc", "clang"},	     {"LD", "ld", "ld.lld"},
-		     {"AR", "ar", "llvm-ar"},	     {"NM", "nm", "llvm-nm"},
-		     {"OBJCOPY", "objcopy", "llvm-objcopy"}};
+	static const char *const tools[] = {"CC", "LD", "AR", "NM", "OBJCOPY", "HOSTCC"};
 	for (size_t i = 0; i < sizeof(tools) / sizeof(tools[0]); i++) {
-		const char *u = user_var(tools[i].name);
-		char *v;
-		if (u)
-			v = kf_xstrdup(u);
-		else if (llvm)
-			v = kf_xasprintf("%s%s%s", pre, tools[i].llvm, suf);
-		else
-			v = kf_xasprintf("%s%s", cross ? cross : "", tools[i].gnu);
-		pp_setenv(t, tools[i].name, v);
+		char *v = kc_make_tool(tools[i], user_var(tools[i]), llvm, llvm_affixes, cross);
+		pp_setenv(t, tools[i], v);
 		free(v);
 	}
-	char *hostcc = llvm ? kf_xasprintf("%sclang%s", pre, suf) : kf_xstrdup("gcc");
-	pp_setenv(t, "HOSTCC", user_var("HOSTCC") ? user_var("HOSTCC") : hostcc);
-	free(hostcc);
-	free(pre);
-	free(suf);
 	pp_setenv(t, "RUSTC", user_var("RUSTC") ? user_var("RUSTC") : "rustc");
 	pp_setenv(t, "BINDGEN", user_var("BINDGEN") ? user_var("BINDGEN") : "bindgen");
 	pp_setenv(t, "PAHOLE", user_var("PAHOLE") ? user_var("PAHOLE") : "pahole");
