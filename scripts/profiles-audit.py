@@ -362,8 +362,10 @@ def user_range(stmt, profile, tmpl_versions):
 
 
 def collect(kfit):
+    """({(file, line): requirement}, {(file, line): absent statement})"""
     db = run_json(kfit, "profiles")
     reqs = {}   # (file, line) -> dict
+    absents = {}
     order = []
     for p in db["profiles"]:
         names = [p["name"]]
@@ -375,6 +377,9 @@ def collect(kfit):
             names = ["%s-%d" % (stem, n) for n in range(lo, hi)]
         for name in names:
             show = run_json(kfit, "profiles", "show", name)
+            for a in show["ships_kernel"].get("absent", []):
+                if a["profile"] == name:
+                    absents[(a["file"], a["line"])] = a
             for r in show["requirements"]:
                 if r["profile"] != name:
                     continue
@@ -385,7 +390,7 @@ def collect(kfit):
                     order.append(key)
                 if tmpl:
                     reqs[key]["versions"].add(int(name.rsplit("-", 1)[1]))
-    return reqs
+    return reqs, absents
 
 
 def statements_in_files():
@@ -411,7 +416,7 @@ def main():
     check = "--check" in args
     args = [a for a in args if a != "--check"]
     kfit = os.path.abspath(args[0]) if args else os.path.join(ROOT, "build", "kfit")
-    reqs = collect(kfit)
+    reqs, absents = collect(kfit)
     keys = sorted(reqs, key=lambda k: (k[0], k[1]))
     if check:
         for k in keys:
@@ -429,6 +434,11 @@ def main():
             for h in how:
                 if h.startswith("MISSING"):
                     print("  " + h)
+        for k in sorted(absents):
+            weak = weak_sources(absents[k])
+            print(("not ok" if weak else "ok") + " absent %s:%d" % k)
+            for src, why in weak:
+                print("  %s is %s: cite the document that states the claim" % (src, why))
         missing = statements_in_files() - set(reqs)
         if missing:
             print("not ok every-statement-shown")
@@ -547,6 +557,21 @@ def main():
             "<br>".join(md(s) for s in r["sources"]), md(check),
             md(r.get("unverified") or ""), md(exists)))
     o.append("")
+    if absents:
+        o.append("## What a release's own kernel lacks (`absent`)")
+        o.append("")
+        o.append("A distro release's kernel without a symbol mainline has at its version (a")
+        o.append("backport); `kfit check` does not apply a requirement on it to a config of")
+        o.append("that release's kernel range (docs/profiles.md).")
+        o.append("")
+        o.append("| where | release | symbol | reason | sources |")
+        o.append("|---|---|---|---|---|")
+        for k in sorted(absents):
+            a = absents[k]
+            o.append("| %s | %s | `%s` | %s | %s |" % (
+                "%s:%d" % (os.path.basename(k[0]), k[1]), a["profile"], a["symbol"],
+                md(a["reason"] or ""), "<br>".join(md(x) for x in a["sources"])))
+        o.append("")
     if missing:
         o.append("## Statements no profile shows")
         o.append("")
