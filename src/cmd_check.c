@@ -160,19 +160,8 @@ static void json_report(kf_strbuf *sb, const char *path, const kf_dotconfig *cfg
 		kf_json_kstrs(&j, "chain", r->chain, r->nchain);
 		if (x->absent) {
 			/* not applicable: the release's kernel lacks it */
-			const prof_absent *ab = x->absent;
 			kf_json_key(&j, "absent");
-			kf_json_begin_object(&j);
-			kf_json_kstr(&j, "symbol", ab->sym);
-			kf_json_kstr(&j, "profile", ab->profile);
-			kf_strbuf ar = KF_STRBUF_INIT;
-			prof_reason_oneline(ab->reason, &ar);
-			kf_json_kstr(&j, "reason", kf_strbuf_str(&ar));
-			kf_strbuf_release(&ar);
-			kf_json_kstrs(&j, "sources", ab->sources, ab->nsources);
-			kf_json_kstr(&j, "file", ab->loc.file);
-			kf_json_kint(&j, "line", ab->loc.line);
-			kf_json_end_object(&j);
+			profcli_json_absent(&j, x->absent);
 		}
 		kf_json_end_object(&j);
 	}

@@ -228,20 +228,8 @@ static void show_json(kf_strbuf *sb, const prof_db *db, const prof_set *s, uint3
 	kf_json_kstr(&j, "below", s->kmax ? kf_kver_format(s->kmax, vb) : NULL);
 	kf_json_key(&j, "absent");
 	kf_json_begin_array(&j);
-	for (size_t i = 0; i < s->nabsent; i++) {
-		const prof_absent *ab = &s->absent[i];
-		kf_json_begin_object(&j);
-		kf_json_kstr(&j, "symbol", ab->sym);
-		kf_json_kstr(&j, "profile", ab->profile);
-		kf_strbuf rsn = KF_STRBUF_INIT;
-		prof_reason_oneline(ab->reason, &rsn);
-		kf_json_kstr(&j, "reason", kf_strbuf_str(&rsn));
-		kf_strbuf_release(&rsn);
-		kf_json_kstrs(&j, "sources", ab->sources, ab->nsources);
-		kf_json_kstr(&j, "file", ab->loc.file);
-		kf_json_kint(&j, "line", ab->loc.line);
-		kf_json_end_object(&j);
-	}
+	for (size_t i = 0; i < s->nabsent; i++)
+		profcli_json_absent(&j, &s->absent[i]);
 	kf_json_end_array(&j);
 	kf_json_end_object(&j);
 	kf_json_key(&j, "requirements");

@@ -7,6 +7,7 @@
 #include "profcli.h"
 #include "cli.h"
 #include "kfit/detect.h"
+#include "kfit/json.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -183,4 +184,19 @@ void profcli_release(profcli_opts *o)
 	free(o->locals);
 	free(o->names);
 	memset(o, 0, sizeof(*o));
+}
+
+void profcli_json_absent(kf_json *j, const prof_absent *ab)
+{
+	kf_json_begin_object(j);
+	kf_json_kstr(j, "symbol", ab->sym);
+	kf_json_kstr(j, "profile", ab->profile);
+	kf_strbuf rsn = KF_STRBUF_INIT;
+	prof_reason_oneline(ab->reason, &rsn);
+	kf_json_kstr(j, "reason", kf_strbuf_str(&rsn));
+	kf_strbuf_release(&rsn);
+	kf_json_kstrs(j, "sources", ab->sources, ab->nsources);
+	kf_json_kstr(j, "file", ab->loc.file);
+	kf_json_kint(j, "line", ab->loc.line);
+	kf_json_end_object(j);
 }

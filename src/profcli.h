@@ -29,6 +29,11 @@ typedef struct profcli_opts {
 prof_db *profcli_load(profcli_opts *o);
 void profcli_release(profcli_opts *o);
 
+/* An `absent` statement as a JSON object (check's results, profiles
+ * show's ships_kernel: docs/schema/). */
+struct kf_json;
+void profcli_json_absent(struct kf_json *j, const prof_absent *ab);
+
 /* `profiles` helpers that read kernel trees (src/profiles_tree.c). */
 int profiles_tree_kver(const char *tree, uint32_t *kver);
 int profiles_lint_trees(prof_db *db, const char **trees, size_t ntrees, const char *arch);
