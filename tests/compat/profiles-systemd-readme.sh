@@ -41,13 +41,15 @@
 #     profile recommends EFIVAR_FS for every version
 #   README typos (TYPO): "CONFIG_{TMPFS,EXT4,...}_POSIX_ACL" in v220-v236
 #     means EXT4_FS_POSIX_ACL (v237 corrected it)
-#   Required by consequence where the README says "required for <feature>"
-#   (STRICTER, FIRST-LAST:SYM): NET_NS in v212-v235, whose own units
-#     (hostnamed, localed, machined) set PrivateNetwork=yes and failed to
-#     start without it until v236 (commit 6e2d7c4f13); BASE_FULL (and
-#     BASE_SMALL=n where it replaced it) from v243, whose
-#     sysctl.d/50-pid-max.conf sets kernel.pid_max past what BASE_SMALL
-#     allows, so that systemd-sysctl.service fails at every boot
+#   Required by consequence where the README says less (STRICTER,
+#   FIRST-LAST:SYM): NET_NS in v212-v235 ("required for <feature>"),
+#     whose own units (hostnamed, localed; machined to v219) set
+#     PrivateNetwork=yes and failed to start without it until v236
+#     (commit 6e2d7c4f13); PROC_FS in v208 (listed "For systemd-bootchart"),
+#     whose PID 1 mounts /proc with MNT_FATAL and stops when that fails.
+#     BASE_FULL / BASE_SMALL=n (v243's sysctl.d/50-pid-max.conf) are only
+#     recommended: no README lists them, and without them only
+#     systemd-sysctl.service ends failed
 set -uo pipefail
 ROOT=${ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 KFIT=${KFIT:-$ROOT/build/kfit}
@@ -58,7 +60,7 @@ LAGS="250:CRYPTO_USER_API_HASH 250:CRYPTO_HMAC 250:CRYPTO_SHA256
 251:CRYPTO_USER_API_HASH 251:CRYPTO_HMAC 251:CRYPTO_SHA256
 208:EFI_VARS 209:EFI_VARS 210:EFI_VARS 211:EFI_VARS"
 declare -A TYPO=([EXT4_POSIX_ACL]=EXT4_FS_POSIX_ACL)
-STRICTER="212-235:NET_NS 243-999:BASE_FULL 243-999:BASE_SMALL=n"
+STRICTER="208-208:PROC_FS 212-235:NET_NS"
 
 # The STRICTER symbols that apply to version $1, one a line.
 stricter() {
