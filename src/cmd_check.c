@@ -64,7 +64,8 @@ static const cli_opt check_opts[] = {
 			  "boot-critical options must be y without an initramfs\n"
 			  "(default: the distro profile's habit)"),
 	CLI_OPT_JSON(check_args, json, "machine-readable report (docs/schema/check.schema.json)"),
-	CLI_OPT_FLAG("--all", check_args, all, "also list the requirements that hold"),
+	CLI_OPT_FLAG("--all", check_args, all, "also list the requirements that hold, and those\n"
+		     "that the release's kernel lacks (absent)"),
 	CLI_OPT_PROFILES(check_args, po, "the profile database (default: the installed one)"),
 	CLI_OPT_LOCAL(check_args, po, "add a local profile file (repeatable)"),
 	CLI_OPT_TABLE_END,
