@@ -547,6 +547,29 @@ static prof_stmt *new_stmt(pstate *ps, prof_stmt_kind k, int col)
 	return st;
 }
 
+/* `drop SYM` and `absent SYM`: one symbol, then a reason (and for
+ * absent a source) below it. */
+static void parse_sym_stmt(pstate *ps, tok *t, int nt, prof_stmt_kind kind, bool need_source)
+{
+	const tok *kw = &t[0];
+	const char *what = kind == PROF_ST_DROP ? "drop" : "absent";
+	if (nt < 2) {
+		perr(ps, kw->col + (int)kw->len, "expected a symbol after '%s'", what);
+		return;
+	}
+	if (!check_sym(ps, t[1].s, t[1].len, t[1].col))
+		return;
+	if (nt > 2) {
+		perr(ps, t[2].col, "'%s' takes one symbol and nothing else", what);
+		return;
+	}
+	prof_stmt *st = new_stmt(ps, kind, kw->col);
+	st->name = tok_dup(ps, &t[1]);
+	st->name_loc = (prof_loc){ps->file, ps->line, t[1].col};
+	attach_open(ps, &st->reason, &st->sources, &st->nsources, true, need_source, what,
+		    kw->col);
+}
+
 /* require/recommend/override lines. */
 static void parse_req(pstate *ps, tok *t, int nt, int first, prof_level level,
 		      bool override, int stcol)
@@ -1018,39 +1041,11 @@ static void parse_statement(pstate *ps)
 		parse_req(ps, t, nt, 2, tok_is(&t[1], "require") ? PROF_REQUIRE : PROF_RECOMMEND,
 			  true, kw->col);
 	} else if (tok_is(kw, "drop")) {
-		if (nt < 2) {
-			perr(ps, kw->col + 4, "expected a symbol after 'drop'");
-			return;
-		}
-		if (!check_sym(ps, t[1].s, t[1].len, t[1].col))
-			return;
-		prof_stmt *st = new_stmt(ps, PROF_ST_DROP, kw->col);
-		st->name = tok_dup(ps, &t[1]);
-		st->name_loc = (prof_loc){ps->file, ps->line, t[1].col};
-		if (nt > 2) {
-			perr(ps, t[2].col, "'drop' takes one symbol and nothing else");
-			return;
-		}
-		attach_open(ps, &st->reason, &st->sources, &st->nsources, true, false, "drop",
-			    kw->col);
+		parse_sym_stmt(ps, t, nt, PROF_ST_DROP, false);
 	} else if (tok_is(kw, "absent")) {
 		/* a release's own kernel lacks a symbol mainline has at its
 		 * version (a backport removed it): reason and source */
-		if (nt < 2) {
-			perr(ps, kw->col + 6, "expected a symbol after 'absent'");
-			return;
-		}
-		if (!check_sym(ps, t[1].s, t[1].len, t[1].col))
-			return;
-		if (nt > 2) {
-			perr(ps, t[2].col, "'absent' takes one symbol and nothing else");
-			return;
-		}
-		prof_stmt *st = new_stmt(ps, PROF_ST_ABSENT, kw->col);
-		st->name = tok_dup(ps, &t[1]);
-		st->name_loc = (prof_loc){ps->file, ps->line, t[1].col};
-		attach_open(ps, &st->reason, &st->sources, &st->nsources, true, true, "absent",
-			    kw->col);
+		parse_sym_stmt(ps, t, nt, PROF_ST_ABSENT, true);
 	}
 }
 
