@@ -48,7 +48,11 @@
 #     (commit 6e2d7c4f13); PROC_FS in v208 (listed "For systemd-bootchart"),
 #     whose PID 1 mounts /proc with MNT_FATAL and stops when that fails;
 #     UNIX in v208-v247 (listed from v248), whose PID 1 does not start
-#     without its AF_UNIX notification socket in any version.
+#     without its AF_UNIX notification socket in any version;
+#     SECCOMP and SECCOMP_FILTER in v231 (SECCOMP "strongly recommended",
+#     SECCOMP_FILTER not listed before v232), whose journald and logind
+#     units set SystemCallFilter= while a missing kernel seccomp still
+#     failed the unit at step SECCOMP (systemd issue 3882; v232 skips).
 #     BASE_FULL / BASE_SMALL=n (v243's sysctl.d/50-pid-max.conf) are only
 #     recommended: no README lists them, and without them only
 #     systemd-sysctl.service ends failed
@@ -62,7 +66,7 @@ LAGS="250:CRYPTO_USER_API_HASH 250:CRYPTO_HMAC 250:CRYPTO_SHA256
 251:CRYPTO_USER_API_HASH 251:CRYPTO_HMAC 251:CRYPTO_SHA256
 208:EFI_VARS 209:EFI_VARS 210:EFI_VARS 211:EFI_VARS"
 declare -A TYPO=([EXT4_POSIX_ACL]=EXT4_FS_POSIX_ACL)
-STRICTER="208-208:PROC_FS 212-235:NET_NS 208-247:UNIX"
+STRICTER="208-208:PROC_FS 212-235:NET_NS 208-247:UNIX 231-231:SECCOMP 231-231:SECCOMP_FILTER"
 
 # The STRICTER symbols that apply to version $1, one a line.
 stricter() {
