@@ -128,6 +128,26 @@ tree_of() {
 	fi
 }
 
+# Run FUNC VER TREE for each kernel version the project supports whose
+# tree is at hand; a missing tree is "skip PREFIX-VER", a missing 7.3
+# (which `make deps` fetches) "not ok PREFIX-VER".
+for_each_tree() { # prefix func
+	local v t
+	for v in 5.10 6.1 6.12 7.3; do
+		t=$(tree_of $v 2>/dev/null)
+		if [ -z "$t" ] || [ ! -d "$t" ]; then
+			if [ $v = 7.3 ]; then
+				echo "not ok $1-$v"
+				echo "  no linux-source-$v tree (scripts/kernel-tree.sh $v): run 'make deps'"
+			else
+				echo "skip $1-$v no linux-source-$v tree (scripts/kernel-tree.sh $v)"
+			fi
+			continue
+		fi
+		"$2" $v "$t"
+	done
+}
+
 srcarch_of() {
 	case $1 in
 	x86_64 | i386 | x86) echo x86 ;;

@@ -15,13 +15,13 @@
 # truthfully reported unmet there.  allyesconfig is not a complete oracle
 # (negative dependencies, the host compiler's $(cc-option) checks for
 # arm64), which is why one tree in which the option can be set suffices.
-# Trees as in profiles-lint.sh; a missing 7.3 tree is a failure, others skip.
+# Trees from lib.sh (for_each_tree): a missing 7.3 tree is a failure,
+# others skip.
 set -uo pipefail
 ROOT=${ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
-KFIT=${KFIT:-$ROOT/build/kfit}
+. "$ROOT/tests/compat/lib.sh"
 cd "$ROOT" || exit 2
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
+TMP=$W
 
 # allyesconfig takes each choice's first answer; these fragments
 # (KCONFIG_ALLCONFIG, as `make allyesconfig` reads it) take the answer that
@@ -37,35 +37,20 @@ printf 'CONFIG_HIGHMEM64G=y\n' >"$TMP/i386.all"
 # 64BIT is the profile database's own rule that kfit builds 64-bit kernels
 GATED="DEBUG_INFO_BTF:* 64BIT:i386"
 
-tree_for() { # 5.10 | 6.1 | 6.12 | 7.3
-	local var=KFIT_COMPAT_TREE_${1//./_}
-	if [ -n "${!var:-}" ]; then
-		echo "${!var}"
-	else
-		scripts/kernel-tree.sh "$1" 2>/dev/null
-	fi
-}
-
 profiles=$("$KFIT" profiles --json | jq -r '.profiles[] | select(.template != true) | .name') || {
 	echo "not ok profiles-list"
 	exit 0
 }
 
 : >"$TMP/verdicts"
-for v in 5.10 6.1 6.12 7.3; do
-	t=$(tree_for $v)
-	if [ -z "$t" ] || [ ! -d "$t" ]; then
-		if [ $v = 7.3 ]; then
-			echo "not ok arch-$v"
-			echo "  no linux-source-$v tree (scripts/kernel-tree.sh $v): run 'make deps'"
-		else
-			echo "skip arch-$v no linux-source-$v tree (scripts/kernel-tree.sh $v)"
-		fi
-		continue
-	fi
-	# every requirement with an arch list once, with this tree's names
+# append each arch-listed requirement's verdict on each architecture
+# for one tree to $TMP/verdicts: FILE:LINE ARCH ok|bad GROUPS VER
+arch_tree() { # version tree
+	local v=$1 t=$2 p arch fam
+	# every requirement with an arch list once, with this tree's names;
+	# show -k leaves out the lines whose kernel range misses the tree
 	for p in $profiles; do
-		"$KFIT" profiles show "$p" -k "$t" --json | jq -c '.kernel as $k | .requirements[] | select(.when.arch != []) | {file, line, when, k: $k,
+		"$KFIT" profiles show "$p" -k "$t" --json | jq -c '.requirements[] | select(.when.arch != []) | {file, line, when,
 			groups: (.alternatives | group_by(.group) | map(map(if .want == "enabled" or .want == "builtin" then .name_in_kernel else null end)))}'
 	done | jq -s -c 'unique_by([.file, .line]) | .[]' >"$TMP/reqs-$v.json"
 	for arch in i386 x86_64 arm64; do
@@ -79,17 +64,15 @@ for v in 5.10 6.1 6.12 7.3; do
 		fam=$arch
 		[ $arch = arm64 ] || fam=x86
 		jq -r --slurpfile set "$TMP/set.json" --arg arch $arch --arg fam $fam --arg gated "$GATED" --arg v $v '
-			def ver: split(".") | map(tonumber);
 			($gated | split(" ") | map(select(length > 0))) as $g |
 			def settable: . as $o | $o == null or ($set[0][$o] // false) or any($g[]; . == "\($o):\($arch)" or . == "\($o):*");
 			select(any(.when.arch[]; . == $arch or . == $fam)) |
-			select(.when.kernel_min == null or ((.k | ver) >= (.when.kernel_min | ver))) |
-			select(.when.kernel_below == null or ((.k | ver) < (.when.kernel_below | ver))) |
 			select(.when.if == null or (.when.if | settable)) |
 			"\(.file):\(.line)\t\($arch)\t\(if (.groups | any(all(settable))) then "ok" else "bad" end)\t\(.groups | map(map(. // "(off)") | join(" && ")) | join(" || "))\t\($v)"' \
 			"$TMP/reqs-$v.json" >>"$TMP/verdicts"
 	done
-done
+}
+for_each_tree arch arch_tree
 # a line and architecture is wrong when no tree at hand can meet it
 bad=$(awk -F'\t' '{k = $1 "\t" $2; if ($3 == "ok") ok[k] = 1; else { bad[k] = $4; seen[k] = seen[k] " " $5 } }
 	END { for (k in bad) if (!(k in ok)) { split(k, a, "\t"); print a[1] ": " bad[k] " cannot be set on " a[2] " (trees" seen[k] ")" } }' "$TMP/verdicts" | sort)

@@ -8,7 +8,7 @@
 # missing 7.3 (which `make deps` fetches) a failure.
 set -uo pipefail
 ROOT=${ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
-KFIT=${KFIT:-$ROOT/build/kfit}
+. "$ROOT/tests/compat/lib.sh"
 cd "$ROOT" || exit 2
 
 if out=$("$KFIT" profiles lint 2>&1); then
@@ -26,26 +26,8 @@ for p in $("$KFIT" profiles --json | jq -r '.profiles[] | select(.template != tr
 done
 if [ -z "$bad" ]; then echo "ok json-all"; else echo "not ok json-all"; echo "  invalid JSON for:$bad"; fi
 
-tree_for() { # 5.10 | 6.1 | 6.12 | 7.3
-	local var=KFIT_COMPAT_TREE_${1//./_}
-	if [ -n "${!var:-}" ]; then
-		echo "${!var}"
-	else
-		scripts/kernel-tree.sh "$1" 2>/dev/null
-	fi
-}
-
-for v in 5.10 6.1 6.12 7.3; do
-	t=$(tree_for $v)
-	if [ -z "$t" ] || [ ! -d "$t" ]; then
-		if [ $v = 7.3 ]; then
-			echo "not ok tree-$v"
-			echo "  no linux-source-$v tree (scripts/kernel-tree.sh $v): run 'make deps'"
-		else
-			echo "skip tree-$v no linux-source-$v tree (scripts/kernel-tree.sh $v)"
-		fi
-		continue
-	fi
+lint_tree() { # version tree
+	local v=$1 t=$2 out
 	if out=$("$KFIT" profiles lint -k "$t" 2>&1); then
 		echo "ok tree-$v"
 	else
@@ -60,4 +42,5 @@ for v in 5.10 6.1 6.12 7.3; do
 		echo "not ok show-tree-$v"
 		head -n 10 <<<"$out" | sed 's/^/  | /'
 	fi
-done
+}
+for_each_tree tree lint_tree
